@@ -1,0 +1,86 @@
+package dev.talus.data;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * Turns merged rows into what a read returns at {@code nowSec}: rows with live data, holding only
+ * their live cells. Every tombstone it steps over (row deletion, deleted or expired cell) is
+ * reported to a {@link TombstoneCounter}, which may abort the read by throwing.
+ *
+ * <p>Not thread-safe; single-use.
+ */
+public final class LiveRows implements Iterator<Row> {
+  /** Receives tombstone counts as a read scans them; may throw to stop the read. */
+  @FunctionalInterface
+  public interface TombstoneCounter {
+    void add(int tombstones);
+  }
+
+  private final Iterator<Row> merged;
+  private final long nowSec;
+  private final TombstoneCounter counter;
+  private Row next;
+  private long rowsScanned;
+
+  public LiveRows(Iterator<Row> merged, long nowSec, TombstoneCounter counter) {
+    this.merged = merged;
+    this.nowSec = nowSec;
+    this.counter = counter;
+  }
+
+  public long rowsScanned() {
+    return rowsScanned;
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (next == null && merged.hasNext()) {
+      Row r = merged.next();
+      rowsScanned++;
+      next = live(r);
+    }
+    return next != null;
+  }
+
+  private Row live(Row r) {
+    int dead = r.deletion().isLive() ? 0 : 1;
+    Cell[] cells = r.cells();
+    int liveCount = 0;
+    for (Cell c : cells) {
+      if (c.isLive(nowSec)) {
+        liveCount++;
+      } else {
+        dead++;
+      }
+    }
+    if (dead > 0) {
+      counter.add(dead);
+    }
+    LivenessInfo l = r.liveness().isLive(nowSec) ? r.liveness() : LivenessInfo.EMPTY;
+    if (l.isEmpty() && liveCount == 0) {
+      return null;
+    }
+    if (liveCount == cells.length && dead == 0 && l == r.liveness()) {
+      return r;
+    }
+    Cell[] kept = new Cell[liveCount];
+    int k = 0;
+    for (Cell c : cells) {
+      if (c.isLive(nowSec)) {
+        kept[k++] = c;
+      }
+    }
+    return new Row(r.clustering(), l, DeletionTime.LIVE, kept);
+  }
+
+  @Override
+  public Row next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    Row r = next;
+    next = null;
+    return r;
+  }
+}

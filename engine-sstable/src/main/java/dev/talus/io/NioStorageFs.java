@@ -1,0 +1,218 @@
+package dev.talus.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The production file layer over {@link FileChannel}. Thread-safe. Keeps a per-instance set of held
+ * lock paths because a JVM cannot take the same OS lock twice: the second open in one JVM must fail
+ * fast like the one from another process.
+ */
+public final class NioStorageFs implements StorageFs {
+  /** Locks held in this JVM, shared by every instance so two instances cannot both lock. */
+  private static final Set<Path> HELD_LOCKS = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public WritableFile create(Path file) throws IOException {
+    FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new NioWritableFile(ch);
+  }
+
+  @Override
+  public WritableFile openForAppend(Path file) throws IOException {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    ch.position(ch.size());
+    return new NioWritableFile(ch);
+  }
+
+  @Override
+  public ReadableFile openForRead(Path file) throws IOException {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+    return new NioReadableFile(ch);
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  @Override
+  public void delete(Path file) throws IOException {
+    Files.deleteIfExists(file);
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+
+  @Override
+  public List<Path> list(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.filter(Files::isRegularFile).sorted().forEach(out::add);
+    }
+    return out;
+  }
+
+  @Override
+  public boolean exists(Path file) {
+    return Files.exists(file);
+  }
+
+  @Override
+  public long size(Path file) throws IOException {
+    return Files.size(file);
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    Files.createDirectories(dir);
+  }
+
+  @Override
+  public FileLockHandle lock(Path file) throws IOException {
+    Path key = file.toAbsolutePath().normalize();
+    if (!HELD_LOCKS.add(key)) {
+      throw new LockHeldException(file + " is locked by another open instance in this JVM");
+    }
+    FileChannel ch = null;
+    try {
+      try {
+        ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      } catch (FileAlreadyExistsException e) {
+        throw new LockHeldException(file + " cannot be opened: " + e.getMessage());
+      }
+      FileLock lock;
+      try {
+        lock = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        throw new LockHeldException(file + " is locked by another process");
+      }
+      FileChannel channel = ch;
+      FileLock held = lock;
+      return new FileLockHandle() {
+        private boolean closed;
+
+        @Override
+        public synchronized void close() throws IOException {
+          if (closed) {
+            return;
+          }
+          closed = true;
+          try {
+            held.release();
+          } finally {
+            channel.close();
+            HELD_LOCKS.remove(key);
+          }
+        }
+      };
+    } catch (IOException | RuntimeException e) {
+      if (ch != null) {
+        ch.close();
+      }
+      HELD_LOCKS.remove(key);
+      throw e;
+    }
+  }
+
+  private static final class NioWritableFile implements WritableFile {
+    private final FileChannel ch;
+
+    NioWritableFile(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    @Override
+    public void write(ByteBuffer src) throws IOException {
+      while (src.hasRemaining()) {
+        ch.write(src);
+      }
+    }
+
+    @Override
+    public void write(ByteBuffer src, long position) throws IOException {
+      long p = position;
+      while (src.hasRemaining()) {
+        p += ch.write(src, p);
+      }
+    }
+
+    @Override
+    public long size() throws IOException {
+      return ch.size();
+    }
+
+    @Override
+    public void sync() throws IOException {
+      ch.force(false);
+    }
+
+    @Override
+    public void truncate(long size) throws IOException {
+      ch.truncate(size);
+      if (ch.position() > size) {
+        ch.position(size);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      ch.close();
+    }
+  }
+
+  private static final class NioReadableFile implements ReadableFile {
+    private final FileChannel ch;
+
+    NioReadableFile(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+      int total = 0;
+      while (dst.hasRemaining()) {
+        int n = ch.read(dst, position + total);
+        if (n < 0) {
+          break;
+        }
+        total += n;
+      }
+      return total;
+    }
+
+    @Override
+    public long size() throws IOException {
+      return ch.size();
+    }
+
+    @Override
+    public void close() throws IOException {
+      ch.close();
+    }
+  }
+}
