@@ -1,0 +1,73 @@
+package dev.talus;
+
+import dev.talus.engine.Restriction;
+import dev.talus.engine.WriteRequest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A DELETE. What it deletes depends on what it restricts, as in CQL:
+ *
+ * <ul>
+ *   <li>only the partition key: the whole partition;
+ *   <li>the full primary key: one row (or, with {@link #columns}, those columns of it);
+ *   <li>a clustering prefix by equality, optionally with a range on the next clustering column: a
+ *       range of rows (one range tombstone).
+ * </ul>
+ *
+ * <p>A deletion shadows data written at or before its timestamp. Not thread-safe.
+ */
+public final class Delete {
+  private final Table table;
+  private final List<Restriction> where = new ArrayList<>();
+  private final List<String> columns = new ArrayList<>();
+  private Long timestamp;
+
+  Delete(Table table) {
+    this.table = table;
+  }
+
+  public Delete eq(String column, Object value) {
+    return add(column, Restriction.Op.EQ, value);
+  }
+
+  public Delete gt(String column, Object value) {
+    return add(column, Restriction.Op.GT, value);
+  }
+
+  public Delete ge(String column, Object value) {
+    return add(column, Restriction.Op.GE, value);
+  }
+
+  public Delete lt(String column, Object value) {
+    return add(column, Restriction.Op.LT, value);
+  }
+
+  public Delete le(String column, Object value) {
+    return add(column, Restriction.Op.LE, value);
+  }
+
+  private Delete add(String column, Restriction.Op op, Object value) {
+    where.add(new Restriction(column, op, Collections.singletonList(value)));
+    return this;
+  }
+
+  /** Deletes only these regular columns of the row instead of the row. */
+  public Delete columns(String... names) {
+    Collections.addAll(columns, names);
+    return this;
+  }
+
+  /** Use this deletion timestamp (microseconds) instead of the engine clock's. */
+  public Delete timestamp(long micros) {
+    this.timestamp = micros;
+    return this;
+  }
+
+  public void execute() {
+    table.store()
+        .write(
+            new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp));
+  }
+}

@@ -1,0 +1,99 @@
+package dev.talus;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One row of a read result: the selected columns' values plus, for each regular column, its
+ * write time and remaining TTL (Cassandra's {@code writetime()} and {@code ttl()}). A column that
+ * has no value reads as null. Immutable and thread-safe.
+ */
+public interface ResultRow {
+  /** The selected columns, in schema order. */
+  List<String> columns();
+
+  /** The value of {@code column} as its type's Java class (see {@link DataType}), or null. */
+  Object get(String column);
+
+  /** The value cast to {@code type}; a wrong type is an {@link InvalidQueryException}. */
+  <T> T get(String column, Class<T> type);
+
+  default String getString(String column) {
+    return get(column, String.class);
+  }
+
+  default Boolean getBoolean(String column) {
+    return get(column, Boolean.class);
+  }
+
+  default Integer getInt(String column) {
+    return get(column, Integer.class);
+  }
+
+  default Long getLong(String column) {
+    return get(column, Long.class);
+  }
+
+  default Double getDouble(String column) {
+    return get(column, Double.class);
+  }
+
+  default Float getFloat(String column) {
+    return get(column, Float.class);
+  }
+
+  default BigDecimal getDecimal(String column) {
+    return get(column, BigDecimal.class);
+  }
+
+  default BigInteger getVarint(String column) {
+    return get(column, BigInteger.class);
+  }
+
+  default UUID getUuid(String column) {
+    return get(column, UUID.class);
+  }
+
+  default Instant getInstant(String column) {
+    return get(column, Instant.class);
+  }
+
+  default LocalDate getDate(String column) {
+    return get(column, LocalDate.class);
+  }
+
+  default LocalTime getTime(String column) {
+    return get(column, LocalTime.class);
+  }
+
+  default InetAddress getInet(String column) {
+    return get(column, InetAddress.class);
+  }
+
+  default byte[] getBytes(String column) {
+    return get(column, byte[].class);
+  }
+
+  /** True if {@code column} has no value in this row. */
+  default boolean isNull(String column) {
+    return get(column) == null;
+  }
+
+  /**
+   * The write timestamp (microseconds) of a regular column's value, or null if it has none
+   * (Cassandra's {@code writetime(column)}).
+   */
+  Long writeTime(String column);
+
+  /**
+   * Seconds until a regular column's value expires, or null if it does not expire (Cassandra's
+   * {@code ttl(column)}).
+   */
+  Integer ttl(String column);
+}

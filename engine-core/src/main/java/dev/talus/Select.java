@@ -1,0 +1,150 @@
+package dev.talus;
+
+import dev.talus.engine.ReadRequest;
+import dev.talus.engine.ReadResult;
+import dev.talus.engine.Restriction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A read of one table, following the query-first rules:
+ *
+ * <ol>
+ *   <li>every partition key column is restricted by {@link #eq} (or {@link #in} for several
+ *       partitions);
+ *   <li>clustering columns are restricted left to right by {@link #eq}; only the last restricted
+ *       one may have a range ({@link #gt}, {@link #ge}, {@link #lt}, {@link #le});
+ *   <li>rows come back in clustering order or its exact reverse ({@link #reversed()} or {@link
+ *       #orderBy});
+ *   <li>conditions on regular columns filter rows inside the named partitions and need {@link
+ *       #allowFiltering()}.
+ * </ol>
+ *
+ * A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix.
+ * Not thread-safe; build and execute it on one thread.
+ */
+public final class Select {
+  private final Table table;
+  private final List<Restriction> restrictions = new ArrayList<>();
+  private final List<String> columns = new ArrayList<>();
+  private final List<Map.Entry<String, ClusteringOrder>> orderBy = new ArrayList<>();
+  private boolean reversed;
+  private int limit = Integer.MAX_VALUE;
+  private int pageSize = Integer.MAX_VALUE;
+  private PagingState pagingState;
+  private boolean allowFiltering;
+
+  Select(Table table) {
+    this.table = table;
+  }
+
+  public Select eq(String column, Object value) {
+    return add(column, Restriction.Op.EQ, Collections.singletonList(value));
+  }
+
+  /** Several values of a partition key column: the partitions are read in parallel. */
+  public Select in(String column, Object... values) {
+    return add(column, Restriction.Op.IN, Arrays.asList(values.clone()));
+  }
+
+  public Select in(String column, List<?> values) {
+    return add(column, Restriction.Op.IN, new ArrayList<>(values));
+  }
+
+  public Select gt(String column, Object value) {
+    return add(column, Restriction.Op.GT, Collections.singletonList(value));
+  }
+
+  public Select ge(String column, Object value) {
+    return add(column, Restriction.Op.GE, Collections.singletonList(value));
+  }
+
+  public Select lt(String column, Object value) {
+    return add(column, Restriction.Op.LT, Collections.singletonList(value));
+  }
+
+  public Select le(String column, Object value) {
+    return add(column, Restriction.Op.LE, Collections.singletonList(value));
+  }
+
+  private Select add(String column, Restriction.Op op, List<Object> values) {
+    restrictions.add(new Restriction(Objects.requireNonNull(column, "column"), op, values));
+    return this;
+  }
+
+  /** Return only these columns (default: all). */
+  public Select columns(String... names) {
+    Collections.addAll(columns, names);
+    return this;
+  }
+
+  /** Orders by a clustering column; the result must be the clustering order or its reverse. */
+  public Select orderBy(String column, ClusteringOrder order) {
+    orderBy.add(Map.entry(column, order));
+    return this;
+  }
+
+  /** Rows in the reverse of the clustering order. */
+  public Select reversed() {
+    this.reversed = true;
+    return this;
+  }
+
+  /** At most {@code n} rows in total (across pages). */
+  public Select limit(int n) {
+    if (n < 1) {
+      throw new InvalidQueryException("limit must be positive, got " + n);
+    }
+    this.limit = n;
+    return this;
+  }
+
+  /** At most {@code n} rows per page; the result carries a paging state if more may follow. */
+  public Select pageSize(int n) {
+    if (n < 1) {
+      throw new InvalidQueryException("page size must be positive, got " + n);
+    }
+    this.pageSize = n;
+    return this;
+  }
+
+  /** Resume after the page that produced {@code state} (same query). */
+  public Select pagingState(PagingState state) {
+    this.pagingState = state;
+    return this;
+  }
+
+  /** Opt in to filtering on regular columns inside the named partitions. */
+  public Select allowFiltering() {
+    this.allowFiltering = true;
+    return this;
+  }
+
+  public ResultSet execute() {
+    ReadResult r =
+        table
+            .store()
+            .read(
+                new ReadRequest(
+                    restrictions,
+                    columns,
+                    orderBy,
+                    reversed,
+                    limit,
+                    pageSize,
+                    pagingState == null ? null : pagingState.bytes(),
+                    allowFiltering));
+    return new ResultSet(
+        r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
+  }
+
+  /** Executes and returns the first row, if any. */
+  public Optional<ResultRow> one() {
+    return execute().first();
+  }
+}

@@ -1,0 +1,325 @@
+package dev.talus;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A table's definition: its primary key (partition key columns, then clustering columns with
+ * their order), its regular columns and its storage options. Design it from the query it serves:
+ * the partition key is what every read must give in full, the clustering columns are the order
+ * rows come back in.
+ *
+ * <p>Built with {@link #builder(String)}; validated at {@code build()}. Immutable and
+ * thread-safe.
+ */
+public final class TableSchema {
+  /** Maximum TTL, as in Cassandra: 20 years. */
+  public static final Duration MAX_TTL = Duration.ofDays(20 * 365 + 5);
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]{1,48}");
+
+  private final String name;
+  private final List<ColumnDef> partitionKey;
+  private final List<ColumnDef> clustering;
+  private final List<ColumnDef> regular;
+  private final Map<String, ColumnDef> byName;
+  private final Duration defaultTimeToLive;
+  private final Duration gcGrace;
+  private final CompactionOptions compaction;
+  private final Compression compression;
+  private final double bloomFilterFpChance;
+  private final int tombstoneWarnThreshold;
+  private final int tombstoneFailureThreshold;
+
+  private TableSchema(Builder b, List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> reg) {
+    this.name = b.name;
+    this.partitionKey = List.copyOf(pk);
+    this.clustering = List.copyOf(ck);
+    this.regular = List.copyOf(reg);
+    Map<String, ColumnDef> m = new HashMap<>();
+    for (ColumnDef c : columns(pk, ck, reg)) {
+      m.put(c.name(), c);
+    }
+    this.byName = Collections.unmodifiableMap(m);
+    this.defaultTimeToLive = b.defaultTimeToLive;
+    this.gcGrace = b.gcGrace;
+    this.compaction = b.compaction;
+    this.compression = b.compression;
+    this.bloomFilterFpChance = b.bloomFilterFpChance;
+    this.tombstoneWarnThreshold = b.tombstoneWarnThreshold;
+    this.tombstoneFailureThreshold = b.tombstoneFailureThreshold;
+  }
+
+  private static List<ColumnDef> columns(
+      List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> reg) {
+    List<ColumnDef> all = new ArrayList<>(pk);
+    all.addAll(ck);
+    all.addAll(reg);
+    return all;
+  }
+
+  /** Starts a schema for table {@code name} (letters, digits, underscore; 1–48 characters). */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** True if {@code name} is a valid table or column name. */
+  public static boolean isValidName(String name) {
+    return name != null && NAME.matcher(name).matches();
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public List<ColumnDef> partitionKey() {
+    return partitionKey;
+  }
+
+  public List<ColumnDef> clustering() {
+    return clustering;
+  }
+
+  public List<ColumnDef> regularColumns() {
+    return regular;
+  }
+
+  /** Every column: partition key, clustering, then regular columns, in declaration order. */
+  public List<ColumnDef> columns() {
+    return columns(partitionKey, clustering, regular);
+  }
+
+  public Optional<ColumnDef> column(String columnName) {
+    return Optional.ofNullable(byName.get(columnName));
+  }
+
+  /** TTL applied to writes that give none; {@link Duration#ZERO} means no expiry. */
+  public Duration defaultTimeToLive() {
+    return defaultTimeToLive;
+  }
+
+  /** How long tombstones are kept before compaction may purge them (default 10 days). */
+  public Duration gcGrace() {
+    return gcGrace;
+  }
+
+  public CompactionOptions compaction() {
+    return compaction;
+  }
+
+  public Compression compression() {
+    return compression;
+  }
+
+  public double bloomFilterFpChance() {
+    return bloomFilterFpChance;
+  }
+
+  /** A read scanning more tombstones than this logs a warning (default 1,000). */
+  public int tombstoneWarnThreshold() {
+    return tombstoneWarnThreshold;
+  }
+
+  /** A read scanning more tombstones than this fails (default 100,000). */
+  public int tombstoneFailureThreshold() {
+    return tombstoneFailureThreshold;
+  }
+
+  /** A copy of this schema with another compaction strategy. */
+  public TableSchema withCompaction(CompactionOptions options) {
+    return toBuilder().compaction(options).build();
+  }
+
+  /** A builder holding everything in this schema. */
+  public Builder toBuilder() {
+    Builder b = new Builder(name);
+    for (ColumnDef c : columns()) {
+      switch (c.kind()) {
+        case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
+        case CLUSTERING -> b.clusteringColumn(c.name(), c.type(), c.order());
+        case REGULAR -> b.column(c.name(), c.type());
+      }
+    }
+    return b.defaultTimeToLive(defaultTimeToLive)
+        .gcGrace(gcGrace)
+        .compaction(compaction)
+        .compression(compression)
+        .bloomFilterFpChance(bloomFilterFpChance)
+        .tombstoneThresholds(tombstoneWarnThreshold, tombstoneFailureThreshold);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TableSchema t && t.toString().equals(toString());
+  }
+
+  @Override
+  public int hashCode() {
+    return toString().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "TableSchema{"
+        + name
+        + ", partitionKey="
+        + partitionKey
+        + ", clustering="
+        + clustering
+        + ", columns="
+        + regular
+        + ", defaultTimeToLive="
+        + defaultTimeToLive
+        + ", gcGrace="
+        + gcGrace
+        + ", compaction="
+        + compaction
+        + ", compression="
+        + compression
+        + ", bloomFilterFpChance="
+        + bloomFilterFpChance
+        + ", tombstoneThresholds="
+        + tombstoneWarnThreshold
+        + "/"
+        + tombstoneFailureThreshold
+        + "}";
+  }
+
+  /** Collects a schema. Not thread-safe. */
+  public static final class Builder {
+    private final String name;
+    private final List<ColumnDef> pk = new ArrayList<>();
+    private final List<ColumnDef> ck = new ArrayList<>();
+    private final List<ColumnDef> reg = new ArrayList<>();
+    private Duration defaultTimeToLive = Duration.ZERO;
+    private Duration gcGrace = Duration.ofDays(10);
+    private CompactionOptions compaction = CompactionOptions.defaults();
+    private Compression compression = Compression.LZ4;
+    private double bloomFilterFpChance = 0.01;
+    private int tombstoneWarnThreshold = 1_000;
+    private int tombstoneFailureThreshold = 100_000;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** Adds a partition key column; several make a composite partition key, in this order. */
+    public Builder partitionKey(String column, DataType type) {
+      pk.add(new ColumnDef(column, type, ColumnDef.Kind.PARTITION_KEY, ClusteringOrder.ASC));
+      return this;
+    }
+
+    /** Adds a clustering column in ascending order. */
+    public Builder clusteringColumn(String column, DataType type) {
+      return clusteringColumn(column, type, ClusteringOrder.ASC);
+    }
+
+    /** Adds a clustering column; rows are stored in this order within a partition. */
+    public Builder clusteringColumn(String column, DataType type, ClusteringOrder order) {
+      ck.add(new ColumnDef(column, type, ColumnDef.Kind.CLUSTERING, order));
+      return this;
+    }
+
+    /** Adds a regular column. */
+    public Builder column(String column, DataType type) {
+      reg.add(new ColumnDef(column, type, ColumnDef.Kind.REGULAR, ClusteringOrder.ASC));
+      return this;
+    }
+
+    public Builder defaultTimeToLive(Duration ttl) {
+      this.defaultTimeToLive = Objects.requireNonNull(ttl, "ttl");
+      return this;
+    }
+
+    public Builder gcGrace(Duration grace) {
+      this.gcGrace = Objects.requireNonNull(grace, "grace");
+      return this;
+    }
+
+    public Builder compaction(CompactionOptions options) {
+      this.compaction = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    public Builder compression(Compression compression) {
+      this.compression = Objects.requireNonNull(compression, "compression");
+      return this;
+    }
+
+    /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
+    public Builder bloomFilterFpChance(double chance) {
+      this.bloomFilterFpChance = chance;
+      return this;
+    }
+
+    public Builder tombstoneThresholds(int warn, int fail) {
+      this.tombstoneWarnThreshold = warn;
+      this.tombstoneFailureThreshold = fail;
+      return this;
+    }
+
+    public TableSchema build() {
+      if (!isValidName(name)) {
+        throw new InvalidSchemaException(
+            "invalid table name '"
+                + name
+                + "': use 1 to 48 letters, digits or underscores (no paths, no dots)");
+      }
+      if (pk.isEmpty()) {
+        throw new InvalidSchemaException(
+            "table " + name + " has no partition key: add at least one partitionKey(...) column");
+      }
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (ColumnDef c : columns(pk, ck, reg)) {
+        if (!isValidName(c.name())) {
+          throw new InvalidSchemaException(
+              "invalid column name '"
+                  + c.name()
+                  + "' in table "
+                  + name
+                  + ": use 1 to 48 letters, digits or underscores");
+        }
+        if (!seen.add(c.name())) {
+          throw new InvalidSchemaException(
+              "column " + c.name() + " is declared twice in table " + name);
+        }
+        if (c.isPrimaryKey() && !c.type().canBeKey()) {
+          throw new InvalidSchemaException(
+              "column "
+                  + c.name()
+                  + " of type "
+                  + c.type().cqlName()
+                  + " cannot be part of the primary key of "
+                  + name
+                  + " (it has no total order); make it a regular column");
+        }
+      }
+      if (defaultTimeToLive.isNegative() || defaultTimeToLive.compareTo(MAX_TTL) > 0) {
+        throw new InvalidSchemaException(
+            "defaultTimeToLive must be between 0 and 20 years, got " + defaultTimeToLive);
+      }
+      if (gcGrace.isNegative()) {
+        throw new InvalidSchemaException("gcGrace must not be negative, got " + gcGrace);
+      }
+      if (!(bloomFilterFpChance > 0 && bloomFilterFpChance <= 1)) {
+        throw new InvalidSchemaException(
+            "bloomFilterFpChance must be in (0, 1], got " + bloomFilterFpChance);
+      }
+      if (tombstoneWarnThreshold < 1 || tombstoneFailureThreshold < tombstoneWarnThreshold) {
+        throw new InvalidSchemaException(
+            "tombstone thresholds need 1 <= warn <= fail, got warn="
+                + tombstoneWarnThreshold
+                + ", fail="
+                + tombstoneFailureThreshold);
+      }
+      return new TableSchema(this, pk, ck, reg);
+    }
+  }
+}

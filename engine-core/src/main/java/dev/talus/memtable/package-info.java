@@ -1,0 +1,2 @@
+/** Memtables: the in-memory, concurrently writable part of a table. Internal. */
+package dev.talus.memtable;
