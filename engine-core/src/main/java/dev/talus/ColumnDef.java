@@ -3,8 +3,8 @@ package dev.talus;
 import java.util.Objects;
 
 /**
- * One column of a table: its name, type, role in the primary key, and (for clustering columns)
- * its on-disk order. Immutable and thread-safe.
+ * One column of a table: its name, type, role in the primary key, and (for clustering columns) its
+ * on-disk order. Immutable and thread-safe.
  *
  * @param name the column name (letters, digits, underscore; at most 48 characters)
  * @param type the column type

@@ -149,7 +149,10 @@ public final class CompactionOptions {
               .append(", min_sstable_size=")
               .append(minSSTableSizeBytes);
       case LEVELED ->
-          s.append("sstable_size=").append(sstableSizeBytes).append(", fanout_size=").append(fanout);
+          s.append("sstable_size=")
+              .append(sstableSizeBytes)
+              .append(", fanout_size=")
+              .append(fanout);
       case TIME_WINDOW ->
           s.append("compaction_window_unit=")
               .append(windowUnit)

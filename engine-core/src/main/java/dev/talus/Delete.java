@@ -66,8 +66,8 @@ public final class Delete {
   }
 
   public void execute() {
-    table.store()
-        .write(
-            new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp));
+    table
+        .store()
+        .write(new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp));
   }
 }

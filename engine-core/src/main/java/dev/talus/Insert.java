@@ -50,7 +50,8 @@ public final class Insert {
 
   /** Applies the write; it is visible to reads when this returns. */
   public void execute() {
-    table.store()
+    table
+        .store()
         .write(
             new WriteRequest(
                 WriteRequest.Kind.INSERT, List.of(), values, List.of(), ttl, timestamp));

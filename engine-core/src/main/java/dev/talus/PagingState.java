@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Where a paged read stopped. Pass it to {@link Select#pagingState} with the same query to get
- * the next page. Opaque; {@link #toString()} and {@link #fromString} turn it into text that can be
- * sent to a client and back. Immutable and thread-safe.
+ * Where a paged read stopped. Pass it to {@link Select#pagingState} with the same query to get the
+ * next page. Opaque; {@link #toString()} and {@link #fromString} turn it into text that can be sent
+ * to a client and back. Immutable and thread-safe.
  */
 public final class PagingState {
   private final byte[] bytes;

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * One row of a read result: the selected columns' values plus, for each regular column, its
- * write time and remaining TTL (Cassandra's {@code writetime()} and {@code ttl()}). A column that
- * has no value reads as null. Immutable and thread-safe.
+ * One row of a read result: the selected columns' values plus, for each regular column, its write
+ * time and remaining TTL (Cassandra's {@code writetime()} and {@code ttl()}). A column that has no
+ * value reads as null. Immutable and thread-safe.
  */
 public interface ResultRow {
   /** The selected columns, in schema order. */

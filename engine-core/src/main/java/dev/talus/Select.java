@@ -25,8 +25,8 @@ import java.util.Optional;
  *       #allowFiltering()}.
  * </ol>
  *
- * A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix.
- * Not thread-safe; build and execute it on one thread.
+ * A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix. Not
+ * thread-safe; build and execute it on one thread.
  */
 public final class Select {
   private final Table table;

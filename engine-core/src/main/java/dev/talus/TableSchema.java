@@ -11,13 +11,12 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A table's definition: its primary key (partition key columns, then clustering columns with
- * their order), its regular columns and its storage options. Design it from the query it serves:
- * the partition key is what every read must give in full, the clustering columns are the order
- * rows come back in.
+ * A table's definition: its primary key (partition key columns, then clustering columns with their
+ * order), its regular columns and its storage options. Design it from the query it serves: the
+ * partition key is what every read must give in full, the clustering columns are the order rows
+ * come back in.
  *
- * <p>Built with {@link #builder(String)}; validated at {@code build()}. Immutable and
- * thread-safe.
+ * <p>Built with {@link #builder(String)}; validated at {@code build()}. Immutable and thread-safe.
  */
 public final class TableSchema {
   /** Maximum TTL, as in Cassandra: 20 years. */

@@ -29,7 +29,8 @@ public final class Update {
 
   /** Identifies the row: every primary key column needs one. */
   public Update where(String column, Object value) {
-    where.add(new Restriction(column, Restriction.Op.EQ, java.util.Collections.singletonList(value)));
+    where.add(
+        new Restriction(column, Restriction.Op.EQ, java.util.Collections.singletonList(value)));
     return this;
   }
 
@@ -50,7 +51,8 @@ public final class Update {
   }
 
   public void execute() {
-    table.store()
+    table
+        .store()
         .write(
             new WriteRequest(WriteRequest.Kind.UPDATE, where, values, List.of(), ttl, timestamp));
   }

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One partition in a memtable. Writers merge into it concurrently (each row is replaced
- * atomically by its reconciled version); readers iterate a weakly consistent view, which is fine
- * because every version they might see is a reconciled state that was once current.
+ * One partition in a memtable. Writers merge into it concurrently (each row is replaced atomically
+ * by its reconciled version); readers iterate a weakly consistent view, which is fine because every
+ * version they might see is a reconciled state that was once current.
  *
  * <p>Thread-safe.
  */
@@ -36,8 +36,7 @@ public final class MemPartition implements PartitionData {
     this.key = key;
   }
 
-  void apply(
-      DeletionTime deletion, List<RangeTombstone> rts, List<Row> newRows, long updateMaxTs) {
+  void apply(DeletionTime deletion, List<RangeTombstone> rts, List<Row> newRows, long updateMaxTs) {
     if (!deletion.isLive()) {
       partitionDeletion.accumulateAndGet(deletion, DeletionTime::max);
     }

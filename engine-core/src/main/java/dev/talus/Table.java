@@ -1,0 +1,60 @@
+package dev.talus;
+
+import dev.talus.engine.TableStore;
+
+/**
+ * A table of an open {@link TalusDb}: start writes with {@link #insert()}, {@link #update()},
+ * {@link #delete()} and reads with {@link #select()}.
+ *
+ * <p>Thread-safe: any number of threads may use one table at once. A table handle does not need
+ * closing; it stops working when its database is closed ({@link TalusClosedException}).
+ */
+public final class Table {
+  private final TableStore store;
+
+  Table(TableStore store) {
+    this.store = store;
+  }
+
+  TableStore store() {
+    return store;
+  }
+
+  public String name() {
+    return store.schema().name();
+  }
+
+  public TableSchema schema() {
+    return store.schema();
+  }
+
+  /** Starts an INSERT (creates the row, even with only key columns). */
+  public Insert insert() {
+    return new Insert(this);
+  }
+
+  /** Starts an UPDATE (writes cells of one row; does not create the row marker). */
+  public Update update() {
+    return new Update(this);
+  }
+
+  /** Starts a DELETE of a partition, a row, a range of rows or some columns. */
+  public Delete delete() {
+    return new Delete(this);
+  }
+
+  /** Starts a read. */
+  public Select select() {
+    return new Select(this);
+  }
+
+  /** Tombstones scanned by the most recent read of this table (any thread). */
+  public int lastReadTombstoneCount() {
+    return store.lastReadTombstones();
+  }
+
+  @Override
+  public String toString() {
+    return "Table{" + name() + "}";
+  }
+}

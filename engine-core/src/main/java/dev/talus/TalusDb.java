@@ -1,0 +1,94 @@
+package dev.talus;
+
+import dev.talus.engine.Engine;
+import dev.talus.engine.TableStore;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * An open Talus database: one data directory, locked while open, holding any number of tables.
+ *
+ * <pre>{@code
+ * try (TalusDb db = TalusDb.open(TalusOptions.builder(Path.of("data")).build())) {
+ *   Table t = db.createTableIfNotExists(TableSchema.builder("readings")
+ *       .partitionKey("sensor", DataType.TEXT).clusteringColumn("ts", DataType.TIMESTAMP)
+ *       .column("value", DataType.DOUBLE).build());
+ *   t.insert().value("sensor", "s1").value("ts", Instant.now()).value("value", 21.5).execute();
+ *   t.select().eq("sensor", "s1").limit(10).execute().forEach(System.out::println);
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} is idempotent; any use after it throws {@link
+ * TalusClosedException}. Many instances may be open in one JVM on different directories.
+ */
+public final class TalusDb implements AutoCloseable {
+  private final Engine engine;
+  private final TimeUuidGenerator timeUuids;
+  private final Map<String, Table> handles = new ConcurrentHashMap<>();
+
+  private TalusDb(Engine engine) {
+    this.engine = engine;
+    this.timeUuids = new TimeUuidGenerator(engine.clock());
+  }
+
+  /**
+   * Opens the database in {@code options.dataDirectory()}, creating it if needed, and restores
+   * every table. Fails with {@link DirectoryLockedException} if it is already open.
+   */
+  public static TalusDb open(TalusOptions options) {
+    return new TalusDb(Engine.open(options));
+  }
+
+  /** Creates a table; fails if one with that name exists. */
+  public Table createTable(TableSchema schema) {
+    return handle(engine.createTable(schema, false));
+  }
+
+  /** Creates a table, or returns the existing one if its schema is identical. */
+  public Table createTableIfNotExists(TableSchema schema) {
+    return handle(engine.createTable(schema, true));
+  }
+
+  /** The table named {@code name}; {@link InvalidQueryException} if there is none. */
+  public Table table(String name) {
+    return handle(engine.table(name));
+  }
+
+  public Optional<Table> findTable(String name) {
+    TableStore t = engine.findTable(name);
+    return t == null ? Optional.empty() : Optional.of(handle(t));
+  }
+
+  /** Every table, by name. */
+  public List<Table> tables() {
+    return engine.tables().stream().map(this::handle).toList();
+  }
+
+  /** Time-based UUIDs from this database's clock, unique and ordered within it. */
+  public TimeUuidGenerator timeUuids() {
+    engine.checkOpen();
+    return timeUuids;
+  }
+
+  /** The clock every "now" of this database comes from. */
+  public InstantSource clock() {
+    return engine.clock();
+  }
+
+  public TalusOptions options() {
+    return engine.options();
+  }
+
+  private Table handle(TableStore store) {
+    return handles.computeIfAbsent(store.schema().name(), n -> new Table(store));
+  }
+
+  /** Waits for in-flight work, releases the directory lock. Idempotent. */
+  @Override
+  public void close() {
+    engine.close();
+  }
+}

@@ -1,0 +1,240 @@
+package dev.talus.engine;
+
+import dev.talus.DirectoryLockedException;
+import dev.talus.InvalidQueryException;
+import dev.talus.InvalidSchemaException;
+import dev.talus.StorageException;
+import dev.talus.TableSchema;
+import dev.talus.TalusClosedException;
+import dev.talus.TalusOptions;
+import dev.talus.data.PartitionUpdate;
+import dev.talus.io.FileLockHandle;
+import dev.talus.io.LockHeldException;
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.StorageFs;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One open data directory: its lock, schema, tables, clock and background threads. Many engines may
+ * live in one JVM on different directories; nothing is static. Thread-safe.
+ */
+public final class Engine implements Closeable {
+  static final String LOCK_FILE = "LOCK";
+
+  private final TalusOptions options;
+  private final StorageFs fs;
+  private final Path dir;
+  private final FileLockHandle lock;
+  private final InstantSource clock;
+  private final Map<String, TableStore> tables = new ConcurrentHashMap<>();
+  private final Map<Integer, TableSchema> schemas = new TreeMap<>();
+  private final AtomicLong lastTimestamp = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong memtableBytes = new AtomicLong();
+  private final ExecutorService readExecutor;
+  private volatile boolean closed;
+
+  private Engine(TalusOptions options, StorageFs fs, FileLockHandle lock) {
+    this.options = options;
+    this.fs = fs;
+    this.dir = options.dataDirectory();
+    this.lock = lock;
+    this.clock = options.clock();
+    String name = dir.getFileName() == null ? "db" : dir.getFileName().toString();
+    AtomicInteger n = new AtomicInteger();
+    this.readExecutor =
+        Executors.newFixedThreadPool(
+            options.readThreads(),
+            r -> {
+              Thread t = new Thread(r, "talus-" + name + "-read-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Opens (creating if needed) the directory in {@code options}. */
+  public static Engine open(TalusOptions options) {
+    return open(options, new NioStorageFs());
+  }
+
+  /** Opens with a given file layer (tests inject faults through it). */
+  public static Engine open(TalusOptions options, StorageFs fs) {
+    Path dir = options.dataDirectory();
+    FileLockHandle lock;
+    try {
+      fs.createDirectories(dir);
+      lock = fs.lock(dir.resolve(LOCK_FILE));
+    } catch (LockHeldException e) {
+      throw new DirectoryLockedException(
+          "data directory "
+              + dir
+              + " is already open (in this JVM or another process); close that instance first",
+          e);
+    } catch (IOException e) {
+      throw new StorageException("cannot open data directory " + dir + ": " + e.getMessage(), e);
+    }
+    Engine engine = new Engine(options, fs, lock);
+    try {
+      engine.loadTables();
+      return engine;
+    } catch (RuntimeException | IOException e) {
+      engine.close();
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new StorageException("cannot load " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void loadTables() throws IOException {
+    Map<Integer, TableSchema> loaded = SchemaStore.load(fs, dir);
+    for (Map.Entry<Integer, TableSchema> e : loaded.entrySet()) {
+      schemas.put(e.getKey(), e.getValue());
+      TableSchema s = e.getValue();
+      Path tdir = tableDir(e.getKey(), s);
+      fs.createDirectories(tdir);
+      tables.put(s.name(), new TableStore(this, e.getKey(), s, tdir));
+    }
+  }
+
+  private Path tableDir(int id, TableSchema s) {
+    return dir.resolve("tables").resolve(s.name() + "-" + id);
+  }
+
+  public TalusOptions options() {
+    return options;
+  }
+
+  public StorageFs fs() {
+    return fs;
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
+  public synchronized TableStore createTable(TableSchema schema, boolean ifNotExists) {
+    checkOpen();
+    TableStore existing = tables.get(schema.name());
+    if (existing != null) {
+      if (ifNotExists && existing.schema().equals(schema)) {
+        return existing;
+      }
+      throw new InvalidSchemaException(
+          "table "
+              + schema.name()
+              + " already exists"
+              + (existing.schema().equals(schema)
+                  ? ""
+                  : " with a different schema: " + existing.schema()));
+    }
+    int id = schemas.isEmpty() ? 1 : ((TreeMap<Integer, TableSchema>) schemas).lastKey() + 1;
+    Path tdir = tableDir(id, schema);
+    try {
+      fs.createDirectories(tdir);
+      Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+      next.put(id, schema);
+      SchemaStore.save(fs, dir, next);
+    } catch (IOException e) {
+      throw new StorageException("cannot create table " + schema.name() + ": " + e.getMessage(), e);
+    }
+    schemas.put(id, schema);
+    TableStore store = new TableStore(this, id, schema, tdir);
+    tables.put(schema.name(), store);
+    return store;
+  }
+
+  public TableStore table(String name) {
+    checkOpen();
+    TableStore t = tables.get(name);
+    if (t == null) {
+      throw new InvalidQueryException(
+          "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
+    }
+    return t;
+  }
+
+  public TableStore findTable(String name) {
+    checkOpen();
+    return tables.get(name);
+  }
+
+  public Collection<TableStore> tables() {
+    checkOpen();
+    List<TableStore> l = new ArrayList<>(tables.values());
+    l.sort((a, b) -> a.schema().name().compareTo(b.schema().name()));
+    return l;
+  }
+
+  /** Microseconds from the clock, strictly increasing within this engine. */
+  public long nextTimestamp() {
+    Instant now = clock.instant();
+    long micros =
+        Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
+    return lastTimestamp.updateAndGet(last -> Math.max(micros, last + 1));
+  }
+
+  public long nowSeconds() {
+    return clock.instant().getEpochSecond();
+  }
+
+  /** The commit-log seam: every validated write passes here before it reaches a memtable. */
+  void logWrite(int tableId, PartitionUpdate update) {}
+
+  void memoryUsed(long bytes) {
+    memtableBytes.addAndGet(bytes);
+  }
+
+  public long memtableBytes() {
+    return memtableBytes.get();
+  }
+
+  ExecutorService readExecutor() {
+    return readExecutor;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  public void checkOpen() {
+    if (closed) {
+      throw new TalusClosedException(
+          "the database at " + dir + " is closed; open it again with TalusDb.open");
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    readExecutor.shutdown();
+    try {
+      readExecutor.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      lock.close();
+    } catch (IOException e) {
+      throw new StorageException("cannot release the lock of " + dir, e);
+    }
+  }
+}

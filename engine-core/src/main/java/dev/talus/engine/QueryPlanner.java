@@ -1,0 +1,308 @@
+package dev.talus.engine;
+
+import dev.talus.ClusteringOrder;
+import dev.talus.ColumnDef;
+import dev.talus.InvalidQueryException;
+import dev.talus.TableSchema;
+import dev.talus.data.ClusteringBytes;
+import dev.talus.data.PartitionKey;
+import dev.talus.data.Slice;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a read against the query-first rules and turns it into a {@link Plan}: the partitions to
+ * read, one clustering slice, the direction, limits, projection and filters. Every refusal names
+ * the rule and the fix. Stateless.
+ */
+final class QueryPlanner {
+  private QueryPlanner() {}
+
+  /** A filter on a regular column (only with allowFiltering). */
+  record Filter(ColumnDef column, int id, Restriction.Op op, Object value) {}
+
+  /** A validated read. */
+  record Plan(
+      List<Object[]> partitionValues,
+      List<PartitionKey> keys,
+      Slice slice,
+      boolean reversed,
+      int limit,
+      int pageSize,
+      List<ColumnDef> projection,
+      List<Filter> filters,
+      int startPartition,
+      byte[] resumeAfter,
+      int alreadyReturned,
+      int queryHash) {}
+
+  static Plan plan(KeyCodec keys, ReadRequest r) {
+    TableSchema s = keys.schema();
+    Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
+    for (Restriction x : r.restrictions()) {
+      WritePlanner.column(s, x.column());
+      byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>()).add(x);
+    }
+    // Rule 1: the full partition key, by equality or IN.
+    List<List<Object>> pkChoices = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (ColumnDef c : s.partitionKey()) {
+      List<Restriction> rs = byColumn.getOrDefault(c.name(), List.of());
+      if (rs.isEmpty()) {
+        missing.add(c.name());
+        continue;
+      }
+      if (rs.size() > 1 || rs.get(0).op().isSlice()) {
+        throw new InvalidQueryException(
+            "partition key column "
+                + c.name()
+                + " of "
+                + s.name()
+                + " can only be restricted once, by eq(...) or in(...). Rule: a read names its"
+                + " partitions; partitions are placed by hash, so there is no range over them."
+                + " Fix: give the exact value(s), or bucket the data by a column you can"
+                + " enumerate");
+      }
+      List<Object> vals = new ArrayList<>();
+      for (Object v : rs.get(0).values()) {
+        vals.add(WritePlanner.keyValue(s, c, v));
+      }
+      if (vals.isEmpty()) {
+        throw new InvalidQueryException("in(" + c.name() + ") needs at least one value");
+      }
+      pkChoices.add(vals);
+    }
+    if (!missing.isEmpty()) {
+      throw new InvalidQueryException(
+          "query on "
+              + s.name()
+              + " does not restrict partition key column(s) "
+              + missing
+              + ". Rule: every read must give the full partition key "
+              + s.partitionKey().stream().map(ColumnDef::name).toList()
+              + ", because a partition is found by the hash of its whole key. Fix: add eq(...)"
+              + " for "
+              + missing
+              + ", or create a table partitioned by the columns this query knows"
+              + " (query-first design: one table per query)");
+    }
+    List<Object[]> partitions = cartesian(pkChoices);
+    if (partitions.size() > 1000) {
+      throw new InvalidQueryException(
+          "IN restrictions select " + partitions.size() + " partitions; the limit is 1000");
+    }
+    // Rule 2: clustering left to right, range only on the last restricted column.
+    Map<String, Object> eq = new HashMap<>();
+    List<Restriction> slices = new ArrayList<>();
+    List<Filter> filters = new ArrayList<>();
+    for (ColumnDef c : s.clustering()) {
+      for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
+        if (x.op() == Restriction.Op.IN) {
+          throw new InvalidQueryException(
+              "in(...) on clustering column "
+                  + c.name()
+                  + " is not supported; use eq(...) or a range, or run one query per value");
+        }
+        Object v = WritePlanner.keyValue(s, c, x.value());
+        if (x.op() == Restriction.Op.EQ) {
+          if (eq.put(c.name(), v) != null) {
+            throw new InvalidQueryException("column " + c.name() + " is restricted twice");
+          }
+        } else {
+          slices.add(new Restriction(c.name(), x.op(), List.of(v)));
+        }
+      }
+    }
+    ClusteringPrefix prefix = ClusteringPrefix.of(s, eq, slices, "query");
+    byte[][] b = prefix.bounds(keys);
+    // Rule 4: regular columns only as filters, with explicit opt-in.
+    for (ColumnDef c : s.regularColumns()) {
+      for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
+        if (!r.allowFiltering()) {
+          throw new InvalidQueryException(
+              "query on "
+                  + s.name()
+                  + " restricts regular column "
+                  + c.name()
+                  + ". Rule: only primary key columns locate rows; a condition on a regular"
+                  + " column means reading and discarding rows. Fix: create a table keyed by "
+                  + c.name()
+                  + " for this query, or, if the named partitions are small, opt in with"
+                  + " allowFiltering()");
+        }
+        if (x.op() == Restriction.Op.IN) {
+          throw new InvalidQueryException(
+              "in(...) on regular column " + c.name() + " is not supported");
+        }
+        if (x.value() == null) {
+          throw new InvalidQueryException("cannot filter " + c.name() + " against null");
+        }
+        filters.add(
+            new Filter(c, keys.regularId(c.name()), x.op(), WritePlanner.coerce(s, c, x.value())));
+      }
+    }
+    // Rule 3: clustering order or its exact reverse.
+    boolean reversed = r.reversed() ^ orderReversed(s, r.orderBy());
+    List<ColumnDef> projection = new ArrayList<>();
+    if (r.columns().isEmpty()) {
+      projection.addAll(s.columns());
+    } else {
+      for (String name : r.columns()) {
+        projection.add(WritePlanner.column(s, name));
+      }
+    }
+    List<PartitionKey> pks = new ArrayList<>();
+    for (Object[] p : partitions) {
+      pks.add(keys.partitionKey(p));
+    }
+    int hash = queryHash(s, r);
+    int startPartition = 0;
+    byte[] resume = null;
+    int already = 0;
+    if (r.pagingState() != null) {
+      try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(r.pagingState()))) {
+        if (in.readByte() != 1 || in.readInt() != hash) {
+          throw new InvalidQueryException(
+              "this paging state belongs to a different query; page with the query that"
+                  + " produced it");
+        }
+        startPartition = in.readInt();
+        already = in.readInt();
+        resume = new byte[in.readInt()];
+        in.readFully(resume);
+        if (startPartition < 0 || startPartition >= pks.size() || already < 0) {
+          throw new InvalidQueryException("paging state out of range");
+        }
+      } catch (IOException e) {
+        throw new InvalidQueryException("malformed paging state", e);
+      }
+    }
+    return new Plan(
+        partitions,
+        pks,
+        new Slice(b[0], b[1]),
+        reversed,
+        r.limit(),
+        r.pageSize(),
+        projection,
+        filters,
+        startPartition,
+        resume,
+        already,
+        hash);
+  }
+
+  static byte[] pagingState(Plan p, int partition, byte[] lastClustering, int returned) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeInt(p.queryHash());
+      out.writeInt(partition);
+      out.writeInt(returned);
+      out.writeInt(lastClustering.length);
+      out.write(lastClustering);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The slice of partition {@code index}, resumed after the paging state's last row. */
+  static Slice sliceFor(Plan p, int index) {
+    if (index != p.startPartition() || p.resumeAfter() == null) {
+      return p.slice();
+    }
+    byte[] last = p.resumeAfter();
+    Slice rest =
+        p.reversed()
+            ? new Slice(ClusteringBytes.BOTTOM, ClusteringBytes.before(last))
+            : new Slice(ClusteringBytes.after(last), ClusteringBytes.TOP);
+    return p.slice().intersect(rest);
+  }
+
+  private static int queryHash(TableSchema s, ReadRequest r) {
+    return java.util.Objects.hash(
+        s.name(),
+        r.restrictions().stream()
+            .map(x -> x.column() + x.op() + String.valueOf(x.values()))
+            .toList(),
+        r.columns(),
+        r.orderBy().toString(),
+        r.reversed(),
+        r.limit(),
+        r.allowFiltering());
+  }
+
+  private static boolean orderReversed(
+      TableSchema s, List<Map.Entry<String, ClusteringOrder>> orderBy) {
+    if (orderBy.isEmpty()) {
+      return false;
+    }
+    List<ColumnDef> ck = s.clustering();
+    Boolean reversed = null;
+    for (int i = 0; i < orderBy.size(); i++) {
+      String name = orderBy.get(i).getKey();
+      ColumnDef c = s.column(name).orElse(null);
+      if (c == null || c.kind() != ColumnDef.Kind.CLUSTERING) {
+        throw new InvalidQueryException(
+            "cannot order "
+                + s.name()
+                + " by "
+                + name
+                + ". Rule: rows come back in clustering order "
+                + ck.stream().map(x -> x.name() + " " + x.order()).toList()
+                + " or its reverse; there is no sort step. Fix: create a table clustered by "
+                + name
+                + " for this query");
+      }
+      if (i >= ck.size() || !ck.get(i).name().equals(name)) {
+        throw new InvalidQueryException(
+            "orderBy must list clustering columns in their declared order "
+                + ck.stream().map(ColumnDef::name).toList()
+                + "; "
+                + name
+                + " is out of place. Rule: only the clustering order or its exact reverse");
+      }
+      boolean rev = orderBy.get(i).getValue() != c.order();
+      if (reversed != null && reversed != rev) {
+        throw new InvalidQueryException(
+            "orderBy "
+                + orderBy
+                + " mixes directions on "
+                + s.name()
+                + ". Rule: rows come back in clustering order "
+                + ck.stream().map(x -> x.name() + " " + x.order()).toList()
+                + " or its exact reverse. Fix: reverse every column or none, or create a table"
+                + " with the clustering order this query needs");
+      }
+      reversed = rev;
+    }
+    return reversed;
+  }
+
+  private static List<Object[]> cartesian(List<List<Object>> choices) {
+    List<Object[]> out = new ArrayList<>();
+    out.add(new Object[0]);
+    for (List<Object> c : choices) {
+      List<Object[]> next = new ArrayList<>();
+      for (Object[] prefix : out) {
+        for (Object v : c) {
+          Object[] a = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+          a[prefix.length] = v;
+          next.add(a);
+        }
+      }
+      out = next;
+    }
+    return out;
+  }
+}
