@@ -24,7 +24,9 @@ import java.math.BigInteger;
  * d} as the byte {@code d + 1}, then a {@code 0x00} terminator (which sorts below every digit, so
  * {@code 0.1} sorts before {@code 0.12}). For negative numbers the exponent, digit and terminator
  * bytes are all inverted. Decimals equal in {@link BigDecimal#compareTo} (e.g. {@code 1.0} and
- * {@code 1.00}) thus have the same key, and decoding returns the normalised value.
+ * {@code 1.00}) thus have the same key, and decoding returns the normalised value. A decimal whose
+ * scale would overflow an int once trailing zeros are stripped (e.g. {@code 10} with scale {@link
+ * Integer#MIN_VALUE}) is a valid cell value but is rejected as a key.
  *
  * <p>Coercion: varint accepts a {@link BigInteger}, {@link Long}, {@link Integer}, {@link Short} or
  * {@link Byte}; decimal accepts a {@link BigDecimal} or any of these integers (scale 0). Binary

@@ -30,7 +30,8 @@ import java.util.Objects;
  * TextCodecs} (text, ascii, blob), {@code UuidCodecs} (uuid, timeuuid), {@code TemporalCodecs}
  * (timestamp, date, time, duration) and {@code InetCodec}.
  *
- * <p>Codecs are stateless, immutable and thread-safe; {@link #of} returns shared instances.
+ * <p>Codecs are stateless, immutable and thread-safe; {@link #of} returns shared instances. The
+ * class cannot be extended outside this package: the set of types is closed.
  *
  * @param <T> the canonical Java type of the values
  */

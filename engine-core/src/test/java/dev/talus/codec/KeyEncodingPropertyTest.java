@@ -183,8 +183,20 @@ class KeyEncodingPropertyTest {
     return o == null ? "null" : o.getClass().getSimpleName();
   }
 
+  /** The formatted value, shortened, with control and non-ASCII characters escaped. */
   private static String show(TypeCodec<?> codec, Object v) {
     String s = codec.format(v);
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    if (s.length() > 80) {
+      s = s.substring(0, 80) + "...";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      if (c < 0x20 || c > 0x7E) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
   }
 }
