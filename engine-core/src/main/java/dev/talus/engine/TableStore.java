@@ -129,6 +129,8 @@ public final class TableStore {
     AtomicInteger tombstones = new AtomicInteger();
     int remainingLimit = plan.limit() - plan.alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
+    // one row more than the page tells whether another page follows; never overflow
+    int fetch = want == Integer.MAX_VALUE ? want : want + 1;
     int n = plan.keys().size();
     List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
     if (n - plan.startPartition() > 1) {
@@ -137,7 +139,7 @@ public final class TableStore {
         int idx = i;
         futures.add(
             CompletableFuture.runAsync(
-                () -> perPartition.set(idx, readPartition(plan, idx, want + 1, now, tombstones)),
+                () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
                 engine.readExecutor()));
       }
       try {
@@ -151,7 +153,7 @@ public final class TableStore {
     } else if (plan.startPartition() < n) {
       perPartition.set(
           plan.startPartition(),
-          readPartition(plan, plan.startPartition(), want + 1, now, tombstones));
+          readPartition(plan, plan.startPartition(), fetch, now, tombstones));
     }
     List<ResultRow> out = new ArrayList<>();
     byte[] paging = null;
