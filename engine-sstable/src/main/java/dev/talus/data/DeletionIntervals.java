@@ -26,7 +26,11 @@ public final class DeletionIntervals {
       return EMPTY;
     }
     if (tombstones.size() == 1) {
-      return new DeletionIntervals(List.of(tombstones.get(0)));
+      RangeTombstone t = tombstones.get(0);
+      // like the general path below: an empty or inverted range, or a live deletion, is nothing
+      return Arrays.compareUnsigned(t.start(), t.end()) < 0 && !t.deletion().isLive()
+          ? new DeletionIntervals(List.of(t))
+          : EMPTY;
     }
     TreeSet<byte[]> points = new TreeSet<>(Arrays::compareUnsigned);
     for (RangeTombstone t : tombstones) {

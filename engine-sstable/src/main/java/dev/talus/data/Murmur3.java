@@ -14,6 +14,7 @@ public final class Murmur3 {
   private Murmur3() {}
 
   /** Returns {h1, h2} of the 128-bit hash of {@code data[offset, offset+length)}. */
+  @SuppressWarnings("fallthrough") // the tail switch falls through on purpose
   public static long[] hash128(byte[] data, int offset, int length) {
     long h1 = 0;
     long h2 = 0;

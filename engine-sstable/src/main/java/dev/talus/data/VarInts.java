@@ -40,8 +40,8 @@ public final class VarInts {
   /** Reads a non-negative int length, rejecting values above {@code max} before allocating. */
   public static int readLength(DataInput in, int max) throws IOException {
     long v = readUnsigned(in);
-    if (v > max) {
-      throw new IOException("length " + v + " exceeds limit " + max);
+    if (v < 0 || v > max) { // v < 0: above 2^63 - 1 unsigned
+      throw new IOException("length " + Long.toUnsignedString(v) + " exceeds limit " + max);
     }
     return (int) v;
   }
