@@ -29,8 +29,10 @@ public final class PartitionMerger {
       int sourcesUsed) {}
 
   /**
-   * Merges {@code sources}. Sources whose newest data is no newer than the partition deletion found
-   * in any source cannot change the result and are not read at all.
+   * Merges {@code sources}. Sources whose newest data is strictly older than the partition deletion
+   * found in any source cannot change the result and are not read at all. (A source whose newest
+   * timestamp ties with it is read: a tombstone there may carry a later deletion time, and the
+   * result must not depend on which source it sits in.)
    */
   public static Merged merge(
       PartitionKey key, List<? extends PartitionData> sources, Slice slice, boolean reversed) {
@@ -41,8 +43,7 @@ public final class PartitionMerger {
     List<PartitionData> used = new ArrayList<>(sources.size());
     List<RangeTombstone> rts = new ArrayList<>();
     for (PartitionData s : sources) {
-      if (!partitionDeletion.isLive()
-          && s.maxTimestamp() <= partitionDeletion.markedForDeleteAt()) {
+      if (!partitionDeletion.isLive() && s.maxTimestamp() < partitionDeletion.markedForDeleteAt()) {
         continue;
       }
       used.add(s);
