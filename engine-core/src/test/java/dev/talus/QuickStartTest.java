@@ -4,46 +4,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README quick start, compiled and run so it never rots. */
+/** The README quick start, compiled and run so it never rots. Keep the two in step. */
 class QuickStartTest {
-  @TempDir Path dir;
+  @TempDir Path tmp;
 
   @Test
   void readmeQuickStartWritesAndReadsLatestFirst() {
-    // --- README quick start begins ---
-    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).build())) {
+    Path data = tmp.resolve("data");
+    Instant first;
+    ResultSet latest;
+    // --- README quick start begins (Path.of("data") there) ---
+    try (TalusDb db = TalusDb.open(TalusOptions.builder(data).build())) {
       Table readings =
           db.createTableIfNotExists(
               TableSchema.builder("readings_by_sensor_day")
                   .partitionKey("sensor_id", DataType.TEXT)
-                  .partitionKey("day", DataType.DATE)
+                  .partitionKey("day", DataType.DATE) // the bucket
                   .clusteringColumn("ts", DataType.TIMESTAMP, ClusteringOrder.DESC)
                   .column("value", DataType.DOUBLE)
                   .build());
-      Instant t0 = Instant.parse("2026-09-01T10:00:00Z");
-      for (int i = 0; i < 3; i++) {
-        readings
-            .insert()
-            .value("sensor_id", "s-1")
-            .value("day", java.time.LocalDate.of(2026, 9, 1))
-            .value("ts", t0.plusSeconds(i))
-            .value("value", 20.0 + i)
-            .execute();
-      }
-      ResultSet latest =
+      readings
+          .insert()
+          .value("sensor_id", "s-1")
+          .value("day", LocalDate.of(2026, 9, 1))
+          .value("ts", Instant.now().truncatedTo(ChronoUnit.MILLIS))
+          .value("value", 21.5)
+          .execute();
+      latest =
           readings
               .select()
               .eq("sensor_id", "s-1")
-              .eq("day", java.time.LocalDate.of(2026, 9, 1))
-              .limit(2)
-              .execute();
+              .eq("day", LocalDate.of(2026, 9, 1))
+              .limit(50)
+              .execute(); // newest first
       // --- README quick start ends ---
-      List<Double> values = latest.rows().stream().map(r -> r.getDouble("value")).toList();
-      assertThat(values).containsExactly(22.0, 21.0);
+      first = latest.rows().get(0).getInstant("ts");
+      readings
+          .insert()
+          .value("sensor_id", "s-1")
+          .value("day", LocalDate.of(2026, 9, 1))
+          .value("ts", first.plusSeconds(1))
+          .value("value", 22.5)
+          .execute();
+      latest =
+          readings.select().eq("sensor_id", "s-1").eq("day", LocalDate.of(2026, 9, 1)).execute();
     }
+    assertThat(latest.rows()).extracting(r -> r.getDouble("value")).containsExactly(22.5, 21.5);
   }
 }
