@@ -1,0 +1,355 @@
+package dev.talus.model;
+
+import dev.talus.ClusteringOrder;
+import dev.talus.DataType;
+import dev.talus.Delete;
+import dev.talus.Insert;
+import dev.talus.ManualClock;
+import dev.talus.PagingState;
+import dev.talus.ResultRow;
+import dev.talus.ResultSet;
+import dev.talus.Select;
+import dev.talus.Table;
+import dev.talus.TableSchema;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import dev.talus.Update;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Random operations against the engine and against {@link Model}, with clock jumps between them;
+ * every read is compared. On a difference the failure names the seed and a shrunk operation list
+ * that still reproduces it. Later capabilities (flush, compaction, restart) join the operation mix
+ * as they land.
+ */
+class ModelBasedTest {
+  static final int PARTITIONS = 3;
+  static final int OPS = 1_500;
+
+  @TempDir Path tmp;
+
+  sealed interface Op {}
+
+  record Write(
+      boolean insert,
+      int p,
+      int c1,
+      String c2,
+      Object v1,
+      Object v2,
+      boolean setV1,
+      boolean setV2,
+      int ttl,
+      long ts)
+      implements Op {}
+
+  record DeleteRow(int p, int c1, String c2, long ts) implements Op {}
+
+  record DeleteColumns(int p, int c1, String c2, String column, long ts) implements Op {}
+
+  record DeleteRange(int p, Model.Range range, long ts) implements Op {}
+
+  record DeletePartition(int p, long ts) implements Op {}
+
+  record Advance(int seconds) implements Op {}
+
+  /** kind 0: whole partition; 1: c1 range; 2: c1 = x and c2 range. */
+  record Read(
+      int p,
+      int kind,
+      int lo,
+      int hi,
+      String c2Lo,
+      String c2Hi,
+      boolean reversed,
+      int limit,
+      int pageSize)
+      implements Op {}
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 20261129, 0xC0FFEE})
+  void engineMatchesModel(long seed) {
+    List<Op> ops = generate(seed, OPS);
+    String failure = run(ops, tmp.resolve("run"));
+    if (failure != null) {
+      List<Op> shrunk = shrink(ops, failure);
+      throw new AssertionError(
+          "seed "
+              + seed
+              + ": "
+              + failure
+              + "\nshrunk to "
+              + shrunk.size()
+              + " ops:\n  "
+              + String.join("\n  ", shrunk.stream().map(Object::toString).toList()));
+    }
+  }
+
+  static List<Op> generate(long seed, int n) {
+    Random rnd = new Random(seed);
+    List<Op> ops = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long ts = 1_000_000L + i * 10L + rnd.nextInt(31) - 15;
+      int p = rnd.nextInt(PARTITIONS);
+      int c1 = rnd.nextInt(Model.C1_VALUES);
+      String c2 = Model.C2_VALUES[rnd.nextInt(Model.C2_VALUES.length)];
+      int ttl = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(20) : 0;
+      int k = rnd.nextInt(100);
+      if (k < 40) {
+        boolean setV1 = rnd.nextBoolean() || k < 10;
+        boolean setV2 = rnd.nextBoolean();
+        Object v1 = rnd.nextInt(8) == 0 ? null : rnd.nextInt(7) - 3;
+        Object v2 = rnd.nextInt(8) == 0 ? null : "s" + rnd.nextInt(5);
+        boolean insert = rnd.nextBoolean();
+        if (!insert && !setV1 && !setV2) {
+          setV1 = true;
+        }
+        ops.add(new Write(insert, p, c1, c2, v1, v2, setV1, setV2, ttl, ts));
+      } else if (k < 48) {
+        ops.add(new DeleteRow(p, c1, c2, ts));
+      } else if (k < 54) {
+        ops.add(new DeleteColumns(p, c1, c2, rnd.nextBoolean() ? "v1" : "v2", ts));
+      } else if (k < 60) {
+        int lo = rnd.nextInt(Model.C1_VALUES);
+        int hi = lo + rnd.nextInt(3);
+        Model.Range r =
+            switch (rnd.nextInt(3)) {
+              case 0 -> new Model.Range(lo, lo, null, null);
+              case 1 -> new Model.Range(lo, hi, null, null);
+              default -> {
+                String a = Model.C2_VALUES[rnd.nextInt(4)];
+                String b = Model.C2_VALUES[rnd.nextInt(4)];
+                yield new Model.Range(lo, lo, min(a, b), max(a, b));
+              }
+            };
+        ops.add(new DeleteRange(p, r, ts));
+      } else if (k < 62) {
+        ops.add(new DeletePartition(p, ts));
+      } else if (k < 70) {
+        ops.add(new Advance(1 + rnd.nextInt(8)));
+      } else {
+        int kind = rnd.nextInt(3);
+        int lo = rnd.nextInt(Model.C1_VALUES);
+        int hi = lo + rnd.nextInt(4);
+        String a = Model.C2_VALUES[rnd.nextInt(4)];
+        String b = Model.C2_VALUES[rnd.nextInt(4)];
+        int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(6) : Integer.MAX_VALUE;
+        int page = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(4) : Integer.MAX_VALUE;
+        ops.add(new Read(p, kind, lo, hi, min(a, b), max(a, b), rnd.nextBoolean(), limit, page));
+      }
+    }
+    return ops;
+  }
+
+  private static String min(String a, String b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static String max(String a, String b) {
+    return a.compareTo(b) <= 0 ? b : a;
+  }
+
+  /** Runs {@code ops} on a fresh database; returns the first difference, or null. */
+  static String run(List<Op> ops, Path dir) {
+    deleteTree(dir);
+    ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
+    Model model = new Model();
+    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).clock(clock).build())) {
+      Table t =
+          db.createTable(
+              TableSchema.builder("m")
+                  .partitionKey("p", DataType.INT)
+                  .clusteringColumn("c1", DataType.INT, ClusteringOrder.ASC)
+                  .clusteringColumn("c2", DataType.TEXT, ClusteringOrder.DESC)
+                  .column("v1", DataType.INT)
+                  .column("v2", DataType.TEXT)
+                  .build());
+      for (int i = 0; i < ops.size(); i++) {
+        Op op = ops.get(i);
+        long now = clock.instant().getEpochSecond();
+        String diff = apply(op, t, model, clock, now);
+        if (diff != null) {
+          return "op #" + i + " " + op + ": " + diff;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String apply(Op op, Table t, Model model, ManualClock clock, long now) {
+    if (op instanceof Write w) {
+      Model.RowKey k = new Model.RowKey(w.c1, w.c2);
+      if (w.insert) {
+        Insert ins = t.insert().value("p", w.p).value("c1", w.c1).value("c2", w.c2).timestamp(w.ts);
+        if (w.setV1) {
+          ins.value("v1", w.v1);
+        }
+        if (w.setV2) {
+          ins.value("v2", w.v2);
+        }
+        ins.ttl(Duration.ofSeconds(w.ttl)).execute();
+        model.marker(w.p, k, w.ts, w.ttl, now);
+      } else {
+        Update up = t.update().where("p", w.p).where("c1", w.c1).where("c2", w.c2).timestamp(w.ts);
+        if (w.setV1) {
+          up.set("v1", w.v1);
+        }
+        if (w.setV2) {
+          up.set("v2", w.v2);
+        }
+        up.ttl(Duration.ofSeconds(w.ttl)).execute();
+      }
+      if (w.setV1) {
+        model.cell(w.p, k, "v1", w.v1, w.ts, w.ttl, now);
+      }
+      if (w.setV2) {
+        model.cell(w.p, k, "v2", w.v2, w.ts, w.ttl, now);
+      }
+    } else if (op instanceof DeleteRow d) {
+      t.delete().eq("p", d.p).eq("c1", d.c1).eq("c2", d.c2).timestamp(d.ts).execute();
+      model.deleteRow(d.p, new Model.RowKey(d.c1, d.c2), d.ts);
+    } else if (op instanceof DeleteColumns d) {
+      t.delete()
+          .eq("p", d.p)
+          .eq("c1", d.c1)
+          .eq("c2", d.c2)
+          .columns(d.column)
+          .timestamp(d.ts)
+          .execute();
+      model.cell(d.p, new Model.RowKey(d.c1, d.c2), d.column, null, d.ts, 0, now);
+    } else if (op instanceof DeleteRange d) {
+      Delete del = t.delete().eq("p", d.p).timestamp(d.ts);
+      Model.Range r = d.range;
+      if (r.c1Lo() == r.c1Hi()) {
+        del.eq("c1", r.c1Lo());
+        if (r.c2Lo() != null) {
+          del.ge("c2", r.c2Lo()).le("c2", r.c2Hi());
+        }
+      } else {
+        del.ge("c1", r.c1Lo()).le("c1", r.c1Hi());
+      }
+      del.execute();
+      model.deleteRange(d.p, r, d.ts);
+    } else if (op instanceof DeletePartition d) {
+      t.delete().eq("p", d.p).timestamp(d.ts).execute();
+      model.deletePartition(d.p, d.ts);
+    } else if (op instanceof Advance a) {
+      clock.advance(Duration.ofSeconds(a.seconds));
+    } else if (op instanceof Read r) {
+      return check(r, t, model, now);
+    }
+    return null;
+  }
+
+  private static String check(Read r, Table t, Model model, long now) {
+    List<Model.ModelRow> expected = new ArrayList<>();
+    for (Model.ModelRow row : model.partition(r.p, now)) {
+      boolean in =
+          switch (r.kind) {
+            case 0 -> true;
+            case 1 -> row.c1() >= r.lo && row.c1() <= r.hi;
+            default ->
+                row.c1() == r.lo
+                    && row.c2().compareTo(r.c2Lo) >= 0
+                    && row.c2().compareTo(r.c2Hi) <= 0;
+          };
+      if (in) {
+        expected.add(row);
+      }
+    }
+    if (r.reversed) {
+      Collections.reverse(expected);
+    }
+    if (expected.size() > r.limit) {
+      expected = expected.subList(0, r.limit);
+    }
+    List<Model.ModelRow> actual = new ArrayList<>();
+    PagingState state = null;
+    int pages = 0;
+    do {
+      Select s = t.select().eq("p", r.p);
+      switch (r.kind) {
+        case 0 -> {}
+        case 1 -> s.ge("c1", r.lo).le("c1", r.hi);
+        default -> s.eq("c1", r.lo).ge("c2", r.c2Lo).le("c2", r.c2Hi);
+      }
+      if (r.reversed) {
+        s.reversed();
+      }
+      if (r.limit != Integer.MAX_VALUE) {
+        s.limit(r.limit);
+      }
+      if (r.pageSize != Integer.MAX_VALUE) {
+        s.pageSize(r.pageSize);
+      }
+      if (state != null) {
+        s.pagingState(state);
+      }
+      ResultSet rs = s.execute();
+      for (ResultRow row : rs) {
+        actual.add(
+            new Model.ModelRow(
+                row.getInt("p"),
+                row.getInt("c1"),
+                row.getString("c2"),
+                row.getInt("v1"),
+                row.getString("v2"),
+                row.writeTime("v1")));
+      }
+      state = rs.pagingState().orElse(null);
+      if (++pages > 1000) {
+        return "paging does not terminate";
+      }
+    } while (state != null);
+    return expected.equals(actual) ? null : "expected " + expected + "\n   but got " + actual;
+  }
+
+  /** Greedy delta debugging: drop chunks, then single ops, while the run still fails. */
+  private List<Op> shrink(List<Op> ops, String failure) {
+    List<Op> current = new ArrayList<>(ops);
+    Path dir = tmp.resolve("shrink");
+    for (int chunk = Math.max(1, current.size() / 4); chunk >= 1; chunk /= 2) {
+      boolean progress = true;
+      while (progress) {
+        progress = false;
+        for (int i = 0; i + chunk <= current.size(); i += chunk) {
+          List<Op> candidate = new ArrayList<>(current.subList(0, i));
+          candidate.addAll(current.subList(i + chunk, current.size()));
+          if (run(candidate, dir) != null) {
+            current = candidate;
+            progress = true;
+            break;
+          }
+        }
+      }
+    }
+    return current;
+  }
+
+  static void deleteTree(Path d) {
+    if (!Files.exists(d)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(d)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
