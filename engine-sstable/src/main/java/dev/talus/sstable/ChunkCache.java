@@ -4,6 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +25,7 @@ public final class ChunkCache {
 
   private final Cache<Key, byte[]> cache;
   private final AtomicLong ids = new AtomicLong();
+  private final Map<Long, String> liveReaders = new ConcurrentHashMap<>();
   private final long capacity;
 
   private ChunkCache(long capacityBytes) {
@@ -58,8 +62,20 @@ public final class ChunkCache {
     return cache == null ? 0 : cache.estimatedSize();
   }
 
-  long newReaderId() {
-    return ids.incrementAndGet();
+  /** Registers a reader of {@code file}; it stays listed until its last reference is released. */
+  long newReaderId(String file) {
+    long id = ids.incrementAndGet();
+    liveReaders.put(id, file);
+    return id;
+  }
+
+  /**
+   * The files of readers opened with this cache whose references are not all released yet. Tests
+   * assert it is empty at teardown to catch leaked references (the role of Lucene's
+   * MockDirectoryWrapper open-file check).
+   */
+  public List<String> unreleasedReaders() {
+    return List.copyOf(liveReaders.values());
   }
 
   byte[] get(long reader, int chunk, Loader loader) throws IOException {
@@ -83,6 +99,7 @@ public final class ChunkCache {
 
   /** Drops every chunk of one reader (called when the reader's files go away). */
   void invalidate(long reader) {
+    liveReaders.remove(reader);
     if (cache != null) {
       cache.asMap().keySet().removeIf(k -> k.reader() == reader);
     }

@@ -28,7 +28,7 @@ final class ChunkReader {
     this.info = info;
     this.codec = new ChunkCodec(info.compression());
     this.cache = cache;
-    this.cacheId = cache.newReaderId();
+    this.cacheId = cache.newReaderId(path.toString());
   }
 
   Path path() {

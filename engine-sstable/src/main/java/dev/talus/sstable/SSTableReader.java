@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reference, owned by whoever opened it. Readers of the data take {@link #tryRef()} and {@link
  * #release()} when done; {@link PartitionData} handed out is valid only while a reference is held.
  * When the count reaches zero the files are closed, and if {@link #markObsolete()} was called the
- * component files are deleted. A leaked reference shows as {@link #refCount()} {@code > 0}.
+ * component files are deleted. A leaked reference shows as {@link #refCount()} {@code > 0} and in
+ * {@link ChunkCache#unreleasedReaders()}, which tests check at teardown.
  *
  * <p>Thread-safe. Read methods throw {@link CorruptFileException} (file and offset) for damaged
  * bytes and {@link UncheckedIOException} for I/O failures.

@@ -97,6 +97,18 @@ class LifecycleTest {
   }
 
   @Test
+  void leakedReferencesAreReportedByTheCache() throws Exception {
+    TestData.write(fs, dir, 5, TestData.partitions(new Random(4), 5, 5), SSTableOptions.DEFAULTS);
+    ChunkCache cache = ChunkCache.create(1 << 20);
+    SSTableReader r = SSTableReader.open(fs, dir, 5, cache);
+    assertThat(r.tryRef()).isTrue();
+    r.release();
+    assertThat(cache.unreleasedReaders()).singleElement().asString().endsWith("nb-5-Data.db");
+    r.release();
+    assertThat(cache.unreleasedReaders()).isEmpty();
+  }
+
+  @Test
   void releasedWithoutObsoleteKeepsFiles() throws Exception {
     TestData.write(fs, dir, 5, TestData.partitions(new Random(4), 5, 5), SSTableOptions.DEFAULTS);
     SSTableReader r = SSTableReader.open(fs, dir, 5, ChunkCache.disabled());
