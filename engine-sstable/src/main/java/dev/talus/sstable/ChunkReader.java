@@ -1,0 +1,91 @@
+package dev.talus.sstable;
+
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.ReadableFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * Random access to the uncompressed Data stream: finds the chunk holding a position, reads it,
+ * checks its seeded CRC32C on every read (Cassandra's crc_check_chance = 1.0) and decompresses it,
+ * through the shared {@link ChunkCache}. Thread-safe: reads are positional and state is final.
+ */
+final class ChunkReader {
+  private final ReadableFile file;
+  private final Path path;
+  private final long generation;
+  private final CompressionInfo info;
+  private final ChunkCodec codec;
+  private final ChunkCache cache;
+  private final long cacheId;
+
+  ChunkReader(
+      ReadableFile file, Path path, long generation, CompressionInfo info, ChunkCache cache) {
+    this.file = file;
+    this.path = path;
+    this.generation = generation;
+    this.info = info;
+    this.codec = new ChunkCodec(info.compression());
+    this.cache = cache;
+    this.cacheId = cache.newReaderId(path.toString());
+  }
+
+  Path path() {
+    return path;
+  }
+
+  long length() {
+    return info.uncompressedLength();
+  }
+
+  int chunkSize() {
+    return info.chunkSize();
+  }
+
+  /** The file offset of the chunk holding {@code position}, for error messages. */
+  long fileOffsetOf(long position) {
+    int i = (int) Math.min(position / info.chunkSize(), info.chunkCount() - 1L);
+    return i < 0 ? 0 : info.offsets()[i];
+  }
+
+  byte[] chunk(int index) throws IOException {
+    return cache.get(cacheId, index, this::load);
+  }
+
+  void invalidateCache() {
+    cache.invalidate(cacheId);
+  }
+
+  private byte[] load(int index) throws IOException {
+    long[] offsets = info.offsets();
+    long start = offsets[index];
+    int stored = (int) (offsets[index + 1] - start);
+    if (stored < 4) {
+      throw new CorruptFileException(path, start, "chunk " + index + " shorter than its checksum");
+    }
+    ByteBuffer buf = ByteBuffer.allocate(stored);
+    while (buf.hasRemaining()) {
+      if (file.read(buf, start + buf.position()) <= 0) {
+        throw new CorruptFileException(
+            path, start + buf.position(), "unexpected end of file in chunk " + index);
+      }
+    }
+    byte[] b = buf.array();
+    int len = stored - 4;
+    int storedCrc = ByteBuffer.wrap(b, len, 4).getInt();
+    if (storedCrc != DataChunkWriter.chunkChecksum(generation, start, b, 0, len)) {
+      throw new CorruptFileException(path, start, "checksum mismatch in chunk " + index);
+    }
+    long uncompressedStart = (long) index * info.chunkSize();
+    int expected = (int) Math.min(info.chunkSize(), info.uncompressedLength() - uncompressedStart);
+    if (len > expected) {
+      throw new CorruptFileException(path, start, "chunk " + index + " longer than a chunk");
+    }
+    byte[] out = codec.decompress(b, 0, len, expected);
+    if (out == null) {
+      throw new CorruptFileException(path, start, "chunk " + index + " does not decompress");
+    }
+    return out;
+  }
+}

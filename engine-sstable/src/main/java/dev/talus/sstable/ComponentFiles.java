@@ -1,0 +1,155 @@
+package dev.talus.sstable;
+
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/** Opening and checking component files. Stateless. */
+final class ComponentFiles {
+  /** Parses a component body; {@code src} gives position and the bytes left before the footer. */
+  interface BodyReader<T> {
+    T read(DataInputStream in, ChecksumInput src) throws IOException;
+  }
+
+  private ComponentFiles() {}
+
+  static void checkToc(StorageFs fs, SSTableDescriptor desc) throws IOException {
+    Path p = desc.path(Component.TOC);
+    try (ReadableFile f = fs.openForRead(p)) {
+      long size = f.size();
+      if (size > 4096) {
+        throw new CorruptFileException(p, 4096, "TOC too large: " + size + " bytes");
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) size);
+      while (b.hasRemaining() && f.read(b, b.position()) > 0) {
+        // keep reading
+      }
+      Toc.check(b.array(), p, desc.generation());
+    }
+  }
+
+  /** Reads a whole small component, checking header, footer and that the body was consumed. */
+  static <T> T readSmall(StorageFs fs, SSTableDescriptor desc, Component c, BodyReader<T> body)
+      throws IOException {
+    Path p = desc.path(c);
+    try (ReadableFile f = fs.openForRead(p)) {
+      ChecksumInput src = new ChecksumInput(f, p);
+      DataInputStream in = new DataInputStream(src);
+      T value;
+      try {
+        checkMinimumSize(src, c);
+        FileFormat.checkHeader(in, p, c.headerName(), desc.generation());
+        long bodyAt = src.position();
+        try {
+          value = body.read(in, src);
+        } catch (EOFException e) {
+          throw new CorruptFileException(p, src.position(), "truncated", e);
+        } catch (CorruptFileException e) {
+          throw e;
+        } catch (IOException e) {
+          // Decoding failed before the footer could vouch for the bytes: report it as damage.
+          throw new CorruptFileException(p, bodyAt, "undecodable " + c + ": " + e.getMessage(), e);
+        }
+        if (src.remainingBeforeFooter() != 0) {
+          throw new CorruptFileException(p, src.position(), "body length does not match the file");
+        }
+        FileFormat.checkFooter(src, p);
+      } catch (CorruptFileException e) {
+        // A damaged length can make a body parse run off anywhere; if the footer checksum is also
+        // wrong, that is the more useful report, but either names the file.
+        throw e;
+      }
+      return value;
+    }
+  }
+
+  static void checkMinimumSize(ChecksumInput src, Component c) {
+    long min = FileFormat.headerLength(c.headerName()) + FileFormat.FOOTER_LENGTH;
+    if (src.size() < min) {
+      throw new CorruptFileException(
+          src.path(), src.size(), "file of " + src.size() + " bytes is shorter than header+footer");
+    }
+  }
+
+  static void checkDataShape(ReadableFile data, SSTableDescriptor desc, CompressionInfo ci)
+      throws IOException {
+    Path p = desc.path(Component.DATA);
+    int hl = FileFormat.headerLength(Component.DATA.headerName());
+    ByteBuffer b = ByteBuffer.allocate(hl);
+    data.read(b, 0);
+    if (b.hasRemaining()) {
+      throw new CorruptFileException(p, b.position(), "truncated header");
+    }
+    FileFormat.checkHeader(
+        new DataInputStream(new java.io.ByteArrayInputStream(b.array())),
+        p,
+        Component.DATA.headerName(),
+        desc.generation());
+    long[] o = ci.offsets();
+    if (o[0] != hl) {
+      throw new CorruptFileException(p, hl, "first chunk offset " + o[0] + " != header length");
+    }
+    long expected = o[o.length - 1] + FileFormat.FOOTER_LENGTH;
+    long size = data.size();
+    if (size != expected) {
+      throw new CorruptFileException(
+          p, Math.min(size, expected), "data file is " + size + " bytes, expected " + expected);
+    }
+    ByteBuffer f = ByteBuffer.allocate(8);
+    data.read(f, o[o.length - 1]);
+    f.flip();
+    if (f.remaining() < 8 || f.getInt() != FileFormat.FOOTER_MAGIC || f.getInt() != 0) {
+      throw new CorruptFileException(p, o[o.length - 1], "bad data footer");
+    }
+  }
+
+  /** Re-reads every component in full, checking every checksum. */
+  static void verifyAll(StorageFs fs, SSTableDescriptor desc, CompressionInfo ci, long partitions)
+      throws IOException {
+    checkToc(fs, desc);
+    readSmall(fs, desc, Component.STATS, (in, src) -> SSTableStats.read(in));
+    readSmall(fs, desc, Component.COMPRESSION_INFO, CompressionInfo::read);
+    readSmall(
+        fs, desc, Component.FILTER, (in, src) -> BloomFilter.read(in, src.remainingBeforeFooter()));
+    try (ReadableFile index = fs.openForRead(desc.path(Component.INDEX))) {
+      IndexSamples.build(index, desc, partitions);
+    }
+    Path p = desc.path(Component.DATA);
+    ChunkCodec codec = new ChunkCodec(ci.compression());
+    try (ReadableFile data = fs.openForRead(p)) {
+      checkDataShape(data, desc, ci);
+      ChecksumInput src = new ChecksumInput(data, p);
+      DataInputStream in = new DataInputStream(src);
+      FileFormat.checkHeader(in, p, Component.DATA.headerName(), desc.generation());
+      long[] o = ci.offsets();
+      for (int i = 0; i < ci.chunkCount(); i++) {
+        byte[] b = new byte[(int) (o[i + 1] - o[i])];
+        in.readFully(b);
+        int len = b.length - 4;
+        int stored = ByteBuffer.wrap(b, len, 4).getInt();
+        if (len < 0
+            || stored != DataChunkWriter.chunkChecksum(desc.generation(), o[i], b, 0, len)) {
+          throw new CorruptFileException(p, o[i], "checksum mismatch in chunk " + i);
+        }
+        int expected =
+            (int) Math.min(ci.chunkSize(), ci.uncompressedLength() - (long) i * ci.chunkSize());
+        if (len > expected || codec.decompress(b, 0, len, expected) == null) {
+          throw new CorruptFileException(p, o[i], "chunk " + i + " does not decompress");
+        }
+      }
+      FileFormat.checkFooter(src, p);
+    }
+  }
+
+  static int crc(byte[] b) {
+    CRC32C c = new CRC32C();
+    c.update(b);
+    return (int) c.getValue();
+  }
+}

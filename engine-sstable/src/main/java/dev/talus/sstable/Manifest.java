@@ -1,0 +1,292 @@
+package dev.talus.sstable;
+
+import dev.talus.data.VarInts;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import dev.talus.io.WritableFile;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.zip.CRC32C;
+
+/**
+ * Which SSTable generations of one table directory are live: an append-only file ({@code
+ * MANIFEST.db}) of checksummed edits {added, removed, next generation}, each synced before {@link
+ * #apply} returns, so swapping a compaction's inputs for its outputs is one atomic record — a crash
+ * leaves the old set or the new set, never both or neither.
+ *
+ * <p>Opening replays the records. A torn last record (a crash mid-append) is dropped and cut off:
+ * that edit never happened. A damaged record followed by more data is corruption and fails the
+ * open. When the file outgrows {@link #REWRITE_THRESHOLD} it is rewritten as one snapshot record
+ * through a temporary file, rename and directory sync.
+ *
+ * <p>Thread-safe: every method is synchronized.
+ */
+public final class Manifest implements Closeable {
+  public static final String FILE_NAME = "MANIFEST.db";
+  static final String HEADER_NAME = "Manifest";
+  static final long REWRITE_THRESHOLD = 64 * 1024;
+
+  /** Record header: payload length (4), CRC32C of the length (4), CRC32C of the payload (4). */
+  static final int RECORD_HEADER = 12;
+
+  private final StorageFs fs;
+  private final Path dir;
+  private final Path file;
+  private final TreeSet<Long> live = new TreeSet<>();
+  private long nextGeneration = 1;
+  private WritableFile out;
+  private boolean closed;
+
+  private Manifest(StorageFs fs, Path dir) {
+    this.fs = fs;
+    this.dir = dir;
+    this.file = dir.resolve(FILE_NAME);
+  }
+
+  /** Opens (creating if missing) the manifest of {@code dir}, replaying and repairing it. */
+  public static Manifest open(StorageFs fs, Path dir) throws IOException {
+    fs.createDirectories(dir);
+    Manifest m = new Manifest(fs, dir);
+    if (!fs.exists(m.file)) {
+      m.rewrite();
+    } else {
+      long validEnd = m.replay();
+      m.out = fs.openForAppend(m.file);
+      if (m.out.size() != validEnd) {
+        m.out.truncate(validEnd);
+        m.out.sync();
+      }
+    }
+    return m;
+  }
+
+  private long replay() throws IOException {
+    byte[] b;
+    try (ReadableFile f = fs.openForRead(file)) {
+      long size = f.size();
+      if (size > Integer.MAX_VALUE - 16) {
+        throw new CorruptFileException(file, 0, "manifest of " + size + " bytes is implausible");
+      }
+      ByteBuffer buf = ByteBuffer.allocate((int) size);
+      while (buf.hasRemaining() && f.read(buf, buf.position()) > 0) {
+        // keep reading
+      }
+      b = buf.array();
+    }
+    int hl = FileFormat.headerLength(HEADER_NAME);
+    if (b.length < hl) {
+      throw new CorruptFileException(file, b.length, "manifest shorter than its header");
+    }
+    // The header is written with the first snapshot through a temp file, so it is never torn.
+    FileFormat.checkHeader(
+        new DataInputStream(new ByteArrayInputStream(b, 0, hl)), file, HEADER_NAME, 0);
+    int p = hl;
+    while (p < b.length) {
+      int remaining = b.length - p;
+      if (remaining < RECORD_HEADER) {
+        return p; // torn record header
+      }
+      ByteBuffer h = ByteBuffer.wrap(b, p, RECORD_HEADER);
+      int len = h.getInt();
+      int lenCrc = h.getInt();
+      int payloadCrc = h.getInt();
+      if (lenCrc != crc(ByteBuffer.allocate(4).putInt(len).array(), 0, 4)) {
+        if (allZero(b, p)) {
+          return p; // space allocated but never written by a crash
+        }
+        throw new CorruptFileException(file, p, "manifest record length checksum mismatch");
+      }
+      if (len < 0 || (long) len > remaining - RECORD_HEADER) {
+        return p; // torn payload
+      }
+      int end = p + RECORD_HEADER + len;
+      if (payloadCrc != crc(b, p + RECORD_HEADER, len)) {
+        if (end == b.length) {
+          return p; // the last record, partly written
+        }
+        throw new CorruptFileException(file, p, "manifest record checksum mismatch");
+      }
+      try {
+        applyRecord(new DataInputStream(new ByteArrayInputStream(b, p + RECORD_HEADER, len)));
+      } catch (IOException e) {
+        throw new CorruptFileException(file, p, "undecodable manifest record", e);
+      }
+      p = end;
+    }
+    return p;
+  }
+
+  private static boolean allZero(byte[] b, int from) {
+    for (int i = from; i < b.length; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void applyRecord(DataInputStream in) throws IOException {
+    int added = VarInts.readLength(in, Integer.MAX_VALUE);
+    for (int i = 0; i < added; i++) {
+      live.add(VarInts.readUnsigned(in));
+    }
+    int removed = VarInts.readLength(in, Integer.MAX_VALUE);
+    for (int i = 0; i < removed; i++) {
+      live.remove(VarInts.readUnsigned(in));
+    }
+    nextGeneration = Math.max(nextGeneration, VarInts.readUnsigned(in));
+    if (in.available() != 0) {
+      throw new IOException("trailing bytes in manifest record");
+    }
+  }
+
+  private static byte[] record(Collection<Long> added, Collection<Long> removed, long next)
+      throws IOException {
+    ByteArrayOutputStream payload = new ByteArrayOutputStream();
+    DataOutputStream d = new DataOutputStream(payload);
+    VarInts.writeUnsigned(d, added.size());
+    for (long g : added) {
+      VarInts.writeUnsigned(d, g);
+    }
+    VarInts.writeUnsigned(d, removed.size());
+    for (long g : removed) {
+      VarInts.writeUnsigned(d, g);
+    }
+    VarInts.writeUnsigned(d, next);
+    byte[] p = payload.toByteArray();
+    ByteBuffer r = ByteBuffer.allocate(RECORD_HEADER + p.length);
+    r.putInt(p.length);
+    r.putInt(crc(ByteBuffer.allocate(4).putInt(p.length).array(), 0, 4));
+    r.putInt(crc(p, 0, p.length));
+    r.put(p);
+    return r.array();
+  }
+
+  private static int crc(byte[] b, int off, int len) {
+    CRC32C c = new CRC32C();
+    c.update(b, off, len);
+    return (int) c.getValue();
+  }
+
+  /** The live generations, ascending. A copy. */
+  public synchronized NavigableSet<Long> liveGenerations() {
+    return new TreeSet<>(live);
+  }
+
+  /**
+   * Hands out a generation number for a new SSTable. It is made durable by the next {@link #apply}
+   * (every record carries the counter); a number handed out before a crash may be handed out again,
+   * which is safe because its files were never live and are removed at open.
+   */
+  public synchronized long newGeneration() {
+    checkOpen();
+    return nextGeneration++;
+  }
+
+  /**
+   * Atomically adds and removes generations and syncs the record. Removing a generation that is not
+   * live, or adding one already live, is an {@link IllegalArgumentException} (a caller bug).
+   */
+  public synchronized void apply(Collection<Long> added, Collection<Long> removed)
+      throws IOException {
+    checkOpen();
+    for (long g : added) {
+      if (live.contains(g) && !removed.contains(g)) {
+        throw new IllegalArgumentException("generation " + g + " is already live");
+      }
+      if (g >= nextGeneration) {
+        nextGeneration = g + 1;
+      }
+    }
+    for (long g : removed) {
+      if (!live.contains(g)) {
+        throw new IllegalArgumentException("generation " + g + " is not live, cannot remove it");
+      }
+    }
+    byte[] r = record(added, removed, nextGeneration);
+    out.write(ByteBuffer.wrap(r));
+    out.sync();
+    live.removeAll(removed);
+    live.addAll(added);
+    if (out.size() > REWRITE_THRESHOLD) {
+      rewrite();
+    }
+  }
+
+  /** Rewrites the manifest as a single snapshot record (temp file, sync, rename, dir sync). */
+  public synchronized void rewrite() throws IOException {
+    Path tmp = dir.resolve(FILE_NAME + SSTableDescriptor.TMP_SUFFIX);
+    fs.delete(tmp);
+    ByteArrayOutputStream h = new ByteArrayOutputStream();
+    FileFormat.writeHeader(new DataOutputStream(h), HEADER_NAME, 0);
+    byte[] snapshot = record(live, List.of(), nextGeneration);
+    try (WritableFile w = fs.create(tmp)) {
+      w.write(ByteBuffer.wrap(h.toByteArray()));
+      w.write(ByteBuffer.wrap(snapshot));
+      w.sync();
+    }
+    if (out != null) {
+      out.close();
+      out = null;
+    }
+    fs.rename(tmp, file);
+    fs.syncDirectory(dir);
+    out = fs.openForAppend(file);
+  }
+
+  /** Size of the manifest file in bytes. */
+  public synchronized long sizeInBytes() throws IOException {
+    return out.size();
+  }
+
+  /**
+   * Deletes crash leftovers in the directory: temporary files ({@code *.tmp}) and components of
+   * generations that are not live. Call it at open, before any writer starts, since a running
+   * writer's files are not yet live. Returns the deleted paths.
+   */
+  public synchronized List<Path> deleteUnlistedFiles() throws IOException {
+    checkOpen();
+    List<Path> deleted = new ArrayList<>();
+    for (Path p : fs.list(dir)) {
+      String name = p.getFileName().toString();
+      long gen = SSTableDescriptor.generationOf(p);
+      boolean tmp = name.endsWith(SSTableDescriptor.TMP_SUFFIX);
+      if ((tmp && (gen >= 0 || name.startsWith(FILE_NAME))) || (gen >= 0 && !live.contains(gen))) {
+        fs.delete(p);
+        deleted.add(p);
+      }
+    }
+    if (!deleted.isEmpty()) {
+      fs.syncDirectory(dir);
+    }
+    return deleted;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("manifest of " + dir + " is closed");
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      if (out != null) {
+        out.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package dev.talus.sstable;
+
+import dev.talus.data.Cell;
+import dev.talus.data.DeletionTime;
+import dev.talus.data.LivenessInfo;
+import dev.talus.data.RangeTombstone;
+import dev.talus.data.Row;
+import dev.talus.data.VarInts;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes partitions in the Data stream. Timestamps and local deletion times are zig-zag varint
+ * deltas against a base stored in each partition's header (the first timestamp and deletion time
+ * the writer sees for the partition): the writer streams rows and cannot know SSTable-wide minimums
+ * up front, and values inside one partition are usually close, so deltas stay 1-4 bytes. Long
+ * arithmetic wraps consistently, so any base decodes exactly. Stateless.
+ */
+final class PartitionSerializer {
+  static final int MAX_KEY = 65_535;
+  static final int MAX_CLUSTERING = 1 << 24;
+  static final int MAX_VALUE = 256 << 20;
+  static final int MAX_COUNT = 1 << 24;
+
+  // Partition header flags.
+  private static final int P_DELETED = 0x01;
+  private static final int P_RANGE_TOMBSTONES = 0x02;
+
+  // Row flags; a flags byte of END_OF_PARTITION alone ends the partition.
+  static final int END_OF_PARTITION = 0x01;
+  private static final int R_LIVENESS = 0x02;
+  private static final int R_LIVENESS_TTL = 0x04;
+  private static final int R_LIVENESS_LDT = 0x08;
+  private static final int R_DELETED = 0x10;
+  private static final int R_CELLS = 0x20;
+
+  // Cell flags.
+  private static final int C_TTL = 0x01;
+  private static final int C_LDT = 0x02;
+  private static final int C_VALUE = 0x04;
+
+  private PartitionSerializer() {}
+
+  /** What precedes the rows of a partition. */
+  record Header(
+      byte[] key,
+      DeletionTime partitionDeletion,
+      List<RangeTombstone> rangeTombstones,
+      long baseTimestamp,
+      long baseLocalDeletionTime) {}
+
+  static void writeHeader(DataOutput out, Header h) throws IOException {
+    VarInts.writeUnsigned(out, h.key().length);
+    out.write(h.key());
+    boolean deleted = !h.partitionDeletion().equals(DeletionTime.LIVE);
+    int flags =
+        (deleted ? P_DELETED : 0) | (h.rangeTombstones().isEmpty() ? 0 : P_RANGE_TOMBSTONES);
+    out.writeByte(flags);
+    VarInts.writeSigned(out, h.baseTimestamp());
+    VarInts.writeSigned(out, h.baseLocalDeletionTime());
+    if (deleted) {
+      writeDeletion(out, h.partitionDeletion(), h);
+    }
+    if (!h.rangeTombstones().isEmpty()) {
+      VarInts.writeUnsigned(out, h.rangeTombstones().size());
+      for (RangeTombstone t : h.rangeTombstones()) {
+        writeBytes(out, t.start());
+        writeBytes(out, t.end());
+        writeDeletion(out, t.deletion(), h);
+      }
+    }
+  }
+
+  static Header readHeader(DataInput in) throws IOException {
+    byte[] key = readBytes(in, MAX_KEY);
+    int flags = in.readUnsignedByte();
+    if ((flags & ~(P_DELETED | P_RANGE_TOMBSTONES)) != 0) {
+      throw new IOException("unknown partition flags " + flags);
+    }
+    long baseTs = VarInts.readSigned(in);
+    long baseLdt = VarInts.readSigned(in);
+    Header base = new Header(key, DeletionTime.LIVE, List.of(), baseTs, baseLdt);
+    DeletionTime pd = (flags & P_DELETED) != 0 ? readDeletion(in, base) : DeletionTime.LIVE;
+    List<RangeTombstone> rts = List.of();
+    if ((flags & P_RANGE_TOMBSTONES) != 0) {
+      int n = VarInts.readLength(in, MAX_COUNT);
+      List<RangeTombstone> l = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        byte[] s = readBytes(in, MAX_CLUSTERING);
+        byte[] e = readBytes(in, MAX_CLUSTERING);
+        l.add(new RangeTombstone(s, e, readDeletion(in, base)));
+      }
+      rts = List.copyOf(l);
+    }
+    return new Header(key, pd, rts, baseTs, baseLdt);
+  }
+
+  static void writeRow(DataOutput out, Row r, Header h) throws IOException {
+    LivenessInfo l = r.liveness();
+    boolean hasL = !l.equals(LivenessInfo.EMPTY);
+    boolean deleted = !r.deletion().equals(DeletionTime.LIVE);
+    int flags =
+        (hasL ? R_LIVENESS : 0)
+            | (hasL && l.ttl() != 0 ? R_LIVENESS_TTL : 0)
+            | (hasL && l.localExpirationTime() != Cell.NO_DELETION_TIME ? R_LIVENESS_LDT : 0)
+            | (deleted ? R_DELETED : 0)
+            | (r.cells().length > 0 ? R_CELLS : 0);
+    out.writeByte(flags);
+    writeBytes(out, r.clustering());
+    if (hasL) {
+      VarInts.writeSigned(out, l.timestamp() - h.baseTimestamp());
+      if ((flags & R_LIVENESS_TTL) != 0) {
+        VarInts.writeSigned(out, l.ttl());
+      }
+      if ((flags & R_LIVENESS_LDT) != 0) {
+        VarInts.writeSigned(out, l.localExpirationTime() - h.baseLocalDeletionTime());
+      }
+    }
+    if (deleted) {
+      writeDeletion(out, r.deletion(), h);
+    }
+    if (r.cells().length > 0) {
+      VarInts.writeUnsigned(out, r.cells().length);
+      for (Cell c : r.cells()) {
+        writeCell(out, c, h);
+      }
+    }
+  }
+
+  /** Reads the next row, or returns null at the end of the partition. */
+  static Row readRow(DataInput in, Header h) throws IOException {
+    int flags = in.readUnsignedByte();
+    if (flags == END_OF_PARTITION) {
+      return null;
+    }
+    if ((flags & (END_OF_PARTITION | 0xC0)) != 0) {
+      throw new IOException("unknown row flags " + flags);
+    }
+    byte[] clustering = readBytes(in, MAX_CLUSTERING);
+    LivenessInfo l = LivenessInfo.EMPTY;
+    if ((flags & R_LIVENESS) != 0) {
+      long ts = VarInts.readSigned(in) + h.baseTimestamp();
+      int ttl = (flags & R_LIVENESS_TTL) != 0 ? (int) VarInts.readSigned(in) : 0;
+      long ldt =
+          (flags & R_LIVENESS_LDT) != 0
+              ? VarInts.readSigned(in) + h.baseLocalDeletionTime()
+              : Cell.NO_DELETION_TIME;
+      l = new LivenessInfo(ts, ttl, ldt);
+    }
+    DeletionTime d = (flags & R_DELETED) != 0 ? readDeletion(in, h) : DeletionTime.LIVE;
+    Cell[] cells = new Cell[0];
+    if ((flags & R_CELLS) != 0) {
+      int n = VarInts.readLength(in, MAX_COUNT);
+      cells = new Cell[n];
+      for (int i = 0; i < n; i++) {
+        cells[i] = readCell(in, h);
+      }
+    }
+    return new Row(clustering, l, d, cells);
+  }
+
+  static void writeEnd(DataOutput out) throws IOException {
+    out.writeByte(END_OF_PARTITION);
+  }
+
+  private static void writeCell(DataOutput out, Cell c, Header h) throws IOException {
+    boolean ldt = c.localDeletionTime() != Cell.NO_DELETION_TIME;
+    int flags =
+        (c.ttl() != 0 ? C_TTL : 0) | (ldt ? C_LDT : 0) | (c.value().length > 0 ? C_VALUE : 0);
+    VarInts.writeSigned(out, c.column());
+    out.writeByte(flags);
+    VarInts.writeSigned(out, c.timestamp() - h.baseTimestamp());
+    if (c.ttl() != 0) {
+      VarInts.writeSigned(out, c.ttl());
+    }
+    if (ldt) {
+      VarInts.writeSigned(out, c.localDeletionTime() - h.baseLocalDeletionTime());
+    }
+    if (c.value().length > 0) {
+      writeBytes(out, c.value());
+    }
+  }
+
+  private static Cell readCell(DataInput in, Header h) throws IOException {
+    int column = (int) VarInts.readSigned(in);
+    int flags = in.readUnsignedByte();
+    if ((flags & ~(C_TTL | C_LDT | C_VALUE)) != 0) {
+      throw new IOException("unknown cell flags " + flags);
+    }
+    long ts = VarInts.readSigned(in) + h.baseTimestamp();
+    int ttl = (flags & C_TTL) != 0 ? (int) VarInts.readSigned(in) : 0;
+    long ldt =
+        (flags & C_LDT) != 0
+            ? VarInts.readSigned(in) + h.baseLocalDeletionTime()
+            : Cell.NO_DELETION_TIME;
+    byte[] value = (flags & C_VALUE) != 0 ? readBytes(in, MAX_VALUE) : Cell.EMPTY;
+    return new Cell(column, ts, ttl, ldt, value);
+  }
+
+  private static void writeDeletion(DataOutput out, DeletionTime d, Header h) throws IOException {
+    VarInts.writeSigned(out, d.markedForDeleteAt() - h.baseTimestamp());
+    VarInts.writeSigned(out, d.localDeletionTime() - h.baseLocalDeletionTime());
+  }
+
+  private static DeletionTime readDeletion(DataInput in, Header h) throws IOException {
+    long m = VarInts.readSigned(in) + h.baseTimestamp();
+    long l = VarInts.readSigned(in) + h.baseLocalDeletionTime();
+    return new DeletionTime(m, l);
+  }
+
+  static void writeBytes(DataOutput out, byte[] b) throws IOException {
+    VarInts.writeUnsigned(out, b.length);
+    out.write(b);
+  }
+
+  static byte[] readBytes(DataInput in, int max) throws IOException {
+    byte[] b = new byte[VarInts.readLength(in, max)];
+    in.readFully(b);
+    return b;
+  }
+
+  /** The base for a partition: its first timestamp and deletion time seen, else 0. */
+  static long[] chooseBase(DeletionTime pd, List<RangeTombstone> rts, Row first) {
+    if (first != null) {
+      if (first.cells().length > 0) {
+        Cell c = first.cells()[0];
+        long ldt = c.localDeletionTime() != Cell.NO_DELETION_TIME ? c.localDeletionTime() : 0;
+        return new long[] {c.timestamp(), ldt};
+      }
+      if (!first.liveness().equals(LivenessInfo.EMPTY)) {
+        LivenessInfo l = first.liveness();
+        long ldt = l.localExpirationTime() != Cell.NO_DELETION_TIME ? l.localExpirationTime() : 0;
+        return new long[] {l.timestamp(), ldt};
+      }
+      if (!first.deletion().isLive()) {
+        return new long[] {
+          first.deletion().markedForDeleteAt(), first.deletion().localDeletionTime()
+        };
+      }
+    }
+    if (!pd.isLive()) {
+      return new long[] {pd.markedForDeleteAt(), pd.localDeletionTime()};
+    }
+    if (!rts.isEmpty()) {
+      DeletionTime d = rts.get(0).deletion();
+      return new long[] {d.markedForDeleteAt(), d.localDeletionTime()};
+    }
+    return new long[] {0, 0};
+  }
+}

@@ -1,0 +1,173 @@
+package dev.talus.sstable;
+
+/**
+ * How an SSTable is written. Immutable and thread-safe; build with {@link #builder()}, which
+ * validates every value at {@link Builder#build()}.
+ */
+public final class SSTableOptions {
+  /** Chunk compression of the Data component. */
+  public enum Compression {
+    /** lz4-java, fast: Cassandra's default. */
+    LZ4(1),
+    /** zstd-jni at level 3: denser, slower to write. */
+    ZSTD(2),
+    /** Chunks stored as is (still checksummed). */
+    NONE(0);
+
+    final int id;
+
+    Compression(int id) {
+      this.id = id;
+    }
+
+    static Compression byId(int id) {
+      for (Compression c : values()) {
+        if (c.id == id) {
+          return c;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Commit-log positions covered by an SSTable; opaque to this package. */
+  public record CommitLogInterval(long lower, long upper) {
+    public CommitLogInterval {
+      if (lower > upper) {
+        throw new IllegalArgumentException(
+            "commit log interval lower > upper: " + lower + ", " + upper);
+      }
+    }
+  }
+
+  public static final SSTableOptions DEFAULTS = builder().build();
+
+  private final Compression compression;
+  private final int chunkSize;
+  private final double bloomFpChance;
+  private final int rowIndexBlockSize;
+  private final int level;
+  private final CommitLogInterval commitLogInterval;
+
+  private SSTableOptions(Builder b) {
+    this.compression = b.compression;
+    this.chunkSize = b.chunkSize;
+    this.bloomFpChance = b.bloomFpChance;
+    this.rowIndexBlockSize = b.rowIndexBlockSize;
+    this.level = b.level;
+    this.commitLogInterval = b.commitLogInterval;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Compression compression() {
+    return compression;
+  }
+
+  public int chunkSize() {
+    return chunkSize;
+  }
+
+  public double bloomFpChance() {
+    return bloomFpChance;
+  }
+
+  public int rowIndexBlockSize() {
+    return rowIndexBlockSize;
+  }
+
+  public int level() {
+    return level;
+  }
+
+  /** The commit-log interval, or null if none. */
+  public CommitLogInterval commitLogInterval() {
+    return commitLogInterval;
+  }
+
+  @Override
+  public String toString() {
+    return "SSTableOptions{compression="
+        + compression
+        + ", chunkSize="
+        + chunkSize
+        + ", bloomFpChance="
+        + bloomFpChance
+        + ", rowIndexBlockSize="
+        + rowIndexBlockSize
+        + ", level="
+        + level
+        + ", commitLogInterval="
+        + commitLogInterval
+        + "}";
+  }
+
+  /** Not thread-safe. Defaults follow Cassandra: LZ4, 16 KiB chunks, fp 0.01, 64 KiB blocks. */
+  public static final class Builder {
+    private Compression compression = Compression.LZ4;
+    private int chunkSize = 16 * 1024;
+    private double bloomFpChance = 0.01;
+    private int rowIndexBlockSize = 64 * 1024;
+    private int level;
+    private CommitLogInterval commitLogInterval;
+
+    private Builder() {}
+
+    public Builder compression(Compression c) {
+      this.compression = c;
+      return this;
+    }
+
+    /** Uncompressed chunk size in bytes: a power of two from 1 KiB to 1 MiB. */
+    public Builder chunkSize(int bytes) {
+      this.chunkSize = bytes;
+      return this;
+    }
+
+    /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
+    public Builder bloomFpChance(double p) {
+      this.bloomFpChance = p;
+      return this;
+    }
+
+    /** Bytes of partition data between row-index entries, at least 256. */
+    public Builder rowIndexBlockSize(int bytes) {
+      this.rowIndexBlockSize = bytes;
+      return this;
+    }
+
+    public Builder level(int level) {
+      this.level = level;
+      return this;
+    }
+
+    public Builder commitLogInterval(long lower, long upper) {
+      this.commitLogInterval = new CommitLogInterval(lower, upper);
+      return this;
+    }
+
+    public SSTableOptions build() {
+      if (compression == null) {
+        throw new IllegalArgumentException("compression must not be null");
+      }
+      if (chunkSize < 1024 || chunkSize > (1 << 20) || Integer.bitCount(chunkSize) != 1) {
+        throw new IllegalArgumentException(
+            "chunkSize must be a power of two between 1 KiB and 1 MiB, got " + chunkSize);
+      }
+      if (!(bloomFpChance > 0 && bloomFpChance <= 1.0)) {
+        throw new IllegalArgumentException(
+            "bloomFpChance must be in (0, 1] (1.0 disables the filter), got " + bloomFpChance);
+      }
+      if (rowIndexBlockSize < 256) {
+        throw new IllegalArgumentException(
+            "rowIndexBlockSize must be at least 256 bytes, got " + rowIndexBlockSize);
+      }
+      if (level < 0) {
+        throw new IllegalArgumentException("level must be >= 0, got " + level);
+      }
+      return new SSTableOptions(this);
+    }
+  }
+}

@@ -1,0 +1,388 @@
+package dev.talus.sstable;
+
+import dev.talus.data.PartitionData;
+import dev.talus.data.PartitionKey;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Reads one committed SSTable generation.
+ *
+ * <p><b>Partition lookup.</b> The Bloom filter answers most absent keys. Otherwise the reader
+ * binary-searches an in-memory sample of every 128th partition-index entry (Cassandra's
+ * min_index_interval), then reads the one stretch of Index.db between that sample and the next in a
+ * single positional read and scans its at most 128 entries. Memory stays bounded (one key per 128
+ * partitions) while a lookup costs one index read plus the data chunks. The sample is rebuilt at
+ * open by one sequential pass over Index.db, which also checks its footer checksum; each sampled
+ * stretch's own CRC32C is kept, so index bytes are re-verified on every lookup.
+ *
+ * <p><b>Reference counting</b> (after Cassandra's Ref): {@link #open} returns a reader holding one
+ * reference, owned by whoever opened it. Readers of the data take {@link #tryRef()} and {@link
+ * #release()} when done; {@link PartitionData} handed out is valid only while a reference is held.
+ * When the count reaches zero the files are closed, and if {@link #markObsolete()} was called the
+ * component files are deleted. A leaked reference shows as {@link #refCount()} {@code > 0} and in
+ * {@link ChunkCache#unreleasedReaders()}, which tests check at teardown.
+ *
+ * <p>Thread-safe. Read methods throw {@link CorruptFileException} (file and offset) for damaged
+ * bytes and {@link UncheckedIOException} for I/O failures.
+ */
+public final class SSTableReader {
+  static final int SAMPLE_INTERVAL = 128;
+
+  private final StorageFs fs;
+  private final SSTableDescriptor desc;
+  private final SSTableStats stats;
+  private final CompressionInfo compression;
+  private final BloomFilter filter;
+  private final ReadableFile dataFile;
+  private final ReadableFile indexFile;
+  private final ChunkReader chunks;
+  private final long[] sampleTokens;
+  private final byte[][] sampleKeys;
+
+  /** Index file offsets of sampled entries, plus the end of the entries. */
+  private final long[] samplePositions;
+
+  private final int[] sampleCrcs;
+  private final long onDiskSize;
+  private final AtomicInteger refs = new AtomicInteger(1);
+  private boolean obsolete;
+  private boolean closed;
+
+  private SSTableReader(
+      StorageFs fs,
+      SSTableDescriptor desc,
+      SSTableStats stats,
+      CompressionInfo compression,
+      BloomFilter filter,
+      ReadableFile dataFile,
+      ReadableFile indexFile,
+      ChunkCache cache,
+      IndexSamples samples,
+      long onDiskSize) {
+    this.fs = fs;
+    this.desc = desc;
+    this.stats = stats;
+    this.compression = compression;
+    this.filter = filter;
+    this.dataFile = dataFile;
+    this.indexFile = indexFile;
+    this.chunks =
+        new ChunkReader(dataFile, desc.path(Component.DATA), desc.generation(), compression, cache);
+    this.sampleTokens = samples.tokens;
+    this.sampleKeys = samples.keys;
+    this.samplePositions = samples.positions;
+    this.sampleCrcs = samples.crcs;
+    this.onDiskSize = onDiskSize;
+  }
+
+  /**
+   * Opens generation {@code generation} in {@code dir}, checking the TOC, the headers and footer
+   * checksums of the small components and of the index, and the Data header and length.
+   */
+  public static SSTableReader open(StorageFs fs, Path dir, long generation, ChunkCache cache)
+      throws IOException {
+    SSTableDescriptor desc = new SSTableDescriptor(dir, generation);
+    ComponentFiles.checkToc(fs, desc);
+    SSTableStats stats =
+        ComponentFiles.readSmall(fs, desc, Component.STATS, (in, src) -> SSTableStats.read(in));
+    CompressionInfo ci =
+        ComponentFiles.readSmall(fs, desc, Component.COMPRESSION_INFO, CompressionInfo::read);
+    BloomFilter filter =
+        ComponentFiles.readSmall(
+            fs,
+            desc,
+            Component.FILTER,
+            (in, src) -> {
+              long at = src.position();
+              BloomFilter f = BloomFilter.read(in, src.remainingBeforeFooter());
+              if (f == null) {
+                throw new CorruptFileException(src.path(), at, "inconsistent filter shape");
+              }
+              return f;
+            });
+    ReadableFile data = null;
+    ReadableFile index = null;
+    try {
+      index = fs.openForRead(desc.path(Component.INDEX));
+      IndexSamples samples = IndexSamples.build(index, desc, stats.partitionCount());
+      data = fs.openForRead(desc.path(Component.DATA));
+      ComponentFiles.checkDataShape(data, desc, ci);
+      long onDisk = 0;
+      for (Component c : Component.values()) {
+        onDisk += fs.size(desc.path(c));
+      }
+      return new SSTableReader(fs, desc, stats, ci, filter, data, index, cache, samples, onDisk);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(index);
+      closeQuietly(data);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(ReadableFile f) {
+    if (f != null) {
+      try {
+        f.close();
+      } catch (IOException ignored) {
+        // Already failing with the original exception.
+      }
+    }
+  }
+
+  public SSTableDescriptor descriptor() {
+    return desc;
+  }
+
+  public long generation() {
+    return desc.generation();
+  }
+
+  public SSTableStats stats() {
+    return stats;
+  }
+
+  public PartitionKey firstKey() {
+    return stats.firstKey();
+  }
+
+  public PartitionKey lastKey() {
+    return stats.lastKey();
+  }
+
+  /** Uncompressed size of the partition data. */
+  public long dataSize() {
+    return compression.uncompressedLength();
+  }
+
+  /** Total bytes of all component files. */
+  public long onDiskSize() {
+    return onDiskSize;
+  }
+
+  ChunkReader chunks() {
+    return chunks;
+  }
+
+  /** Bloom filter only: false means certainly absent. */
+  public boolean mayContain(PartitionKey key) {
+    return filter.mayContain(key);
+  }
+
+  /**
+   * The partition for {@code key}, or null if this SSTable does not hold it. The caller must hold a
+   * reference for as long as it uses the result.
+   */
+  public PartitionData partition(PartitionKey key) {
+    checkLive();
+    if (!filter.mayContain(key)) {
+      return null;
+    }
+    IndexEntry e = findEntry(key);
+    return e == null ? null : partitionAt(e, key);
+  }
+
+  SSTablePartition partitionAt(IndexEntry e, PartitionKey key) {
+    ChunkInput ci = new ChunkInput(chunks, e.position());
+    DataInputStream in = new DataInputStream(ci);
+    PartitionSerializer.Header h;
+    try {
+      h = PartitionSerializer.readHeader(in);
+    } catch (IOException ex) {
+      throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
+    }
+    if (!Arrays.equals(h.key(), e.key())) {
+      throw new CorruptFileException(
+          chunks.path(), chunks.fileOffsetOf(e.position()), "index and data disagree on the key");
+    }
+    PartitionKey k = key != null ? key : PartitionKey.of(h.key());
+    return new SSTablePartition(this, k, h, e.position(), ci.position(), e.blocks());
+  }
+
+  private IndexEntry findEntry(PartitionKey key) {
+    // Last sample <= key.
+    int lo = 0;
+    int hi = sampleTokens.length - 1;
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Long.compare(sampleTokens[mid], key.token());
+      if (c == 0) {
+        c = Arrays.compareUnsigned(sampleKeys[mid], key.bytes());
+      }
+      if (c <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (found < 0) {
+      return null;
+    }
+    for (IndexEntry e : readIndexBlock(found)) {
+      int c = e.compareTo(key.token(), key.bytes());
+      if (c == 0) {
+        return e;
+      }
+      if (c > 0) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** The entries of sample block {@code i}, checked against the CRC taken at open. */
+  List<IndexEntry> readIndexBlock(int i) {
+    long from = samplePositions[i];
+    int len = (int) (samplePositions[i + 1] - from);
+    Path path = desc.path(Component.INDEX);
+    ByteBuffer buf = ByteBuffer.allocate(len);
+    try {
+      while (buf.hasRemaining()) {
+        if (indexFile.read(buf, from + buf.position()) <= 0) {
+          throw new CorruptFileException(path, from + buf.position(), "index truncated");
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(buf.array());
+    if ((int) crc.getValue() != sampleCrcs[i]) {
+      throw new CorruptFileException(path, from, "index block checksum mismatch");
+    }
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(buf.array()));
+    List<IndexEntry> out = new ArrayList<>(SAMPLE_INTERVAL);
+    try {
+      while (in.available() > 0) {
+        out.add(IndexEntry.read(in));
+      }
+    } catch (IOException e) {
+      throw new CorruptFileException(path, from, "undecodable index block", e);
+    }
+    return out;
+  }
+
+  int sampleCount() {
+    return sampleTokens.length;
+  }
+
+  /** A scanner over every partition in order; the caller holds a reference while using it. */
+  public SSTableScanner scanner() {
+    checkLive();
+    return new SSTableScanner(this);
+  }
+
+  /**
+   * Reads every component and checks every checksum: footers, every Data chunk, every partition
+   * decoded. Throws {@link CorruptFileException} naming the first damaged file and offset.
+   */
+  public void verify() throws IOException {
+    checkLive();
+    ComponentFiles.verifyAll(fs, desc, compression, stats.partitionCount());
+    try (SSTableScanner s = scanner()) {
+      while (s.hasNext()) {
+        PartitionData p = s.next();
+        p.rows(dev.talus.data.Slice.ALL, false).forEachRemaining(r -> {});
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  // ---- reference counting ----
+
+  /** Takes a reference unless the reader is already released; returns whether it did. */
+  public boolean tryRef() {
+    while (true) {
+      int n = refs.get();
+      if (n <= 0) {
+        return false;
+      }
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Drops a reference; the last one closes the files (and deletes them if obsolete). */
+  public void release() {
+    int n = refs.decrementAndGet();
+    if (n < 0) {
+      refs.incrementAndGet();
+      throw new IllegalStateException(desc + " released more often than referenced");
+    }
+    if (n == 0) {
+      tidy();
+    }
+  }
+
+  public int refCount() {
+    return Math.max(0, refs.get());
+  }
+
+  /** The files are deleted once the last reference is released (at once if none is held). */
+  public void markObsolete() {
+    boolean deleteNow;
+    synchronized (this) {
+      obsolete = true;
+      deleteNow = closed;
+    }
+    if (deleteNow) {
+      deleteFiles();
+    }
+  }
+
+  public synchronized boolean isObsolete() {
+    return obsolete;
+  }
+
+  private void tidy() {
+    boolean delete;
+    synchronized (this) {
+      closed = true;
+      delete = obsolete;
+    }
+    chunks.invalidateCache();
+    closeQuietly(dataFile);
+    closeQuietly(indexFile);
+    if (delete) {
+      deleteFiles();
+    }
+  }
+
+  private void deleteFiles() {
+    try {
+      // TOC first: a crash half-way leaves a set that is visibly incomplete.
+      fs.delete(desc.path(Component.TOC));
+      for (Component c : Component.values()) {
+        fs.delete(desc.path(c));
+      }
+      fs.syncDirectory(desc.directory());
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete obsolete " + desc, e);
+    }
+  }
+
+  private void checkLive() {
+    if (refs.get() <= 0) {
+      throw new IllegalStateException(desc + " is released; take a reference before reading");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SSTableReader{" + desc + ", refs=" + refs.get() + "}";
+  }
+}
