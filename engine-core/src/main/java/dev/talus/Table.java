@@ -48,6 +48,14 @@ public final class Table {
     return new Select(this);
   }
 
+  /**
+   * Writes the table's memtable to a new SSTable and waits until it is live. Writes and reads go on
+   * meanwhile.
+   */
+  public void flush() {
+    store.flush();
+  }
+
   /** Tombstones scanned by the most recent read of this table (any thread). */
   public int lastReadTombstoneCount() {
     return store.lastReadTombstones();

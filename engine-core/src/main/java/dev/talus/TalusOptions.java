@@ -13,12 +13,16 @@ public final class TalusOptions {
   private final InstantSource clock;
   private final long memtableSpaceBytes;
   private final int readThreads;
+  private final long chunkCacheBytes;
+  private final java.time.Duration writeStallTimeout;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
     this.clock = b.clock;
     this.memtableSpaceBytes = b.memtableSpaceBytes;
     this.readThreads = b.readThreads;
+    this.chunkCacheBytes = b.chunkCacheBytes;
+    this.writeStallTimeout = b.writeStallTimeout;
   }
 
   /** Options for the database stored in {@code dataDirectory} (created if missing). */
@@ -45,6 +49,16 @@ public final class TalusOptions {
     return readThreads;
   }
 
+  /** Cache of decompressed SSTable chunks shared by all tables (0 disables it). */
+  public long chunkCacheBytes() {
+    return chunkCacheBytes;
+  }
+
+  /** How long a writer waits for memtable space before {@link WriteRejectedException}. */
+  public java.time.Duration writeStallTimeout() {
+    return writeStallTimeout;
+  }
+
   @Override
   public String toString() {
     return "TalusOptions{dataDirectory="
@@ -55,6 +69,10 @@ public final class TalusOptions {
         + memtableSpaceBytes
         + ", readThreads="
         + readThreads
+        + ", chunkCacheBytes="
+        + chunkCacheBytes
+        + ", writeStallTimeout="
+        + writeStallTimeout
         + "}";
   }
 
@@ -64,6 +82,8 @@ public final class TalusOptions {
     private InstantSource clock = InstantSource.system();
     private long memtableSpaceBytes = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4);
     private int readThreads = 2;
+    private long chunkCacheBytes = 64L << 20;
+    private java.time.Duration writeStallTimeout = java.time.Duration.ofSeconds(60);
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -87,7 +107,25 @@ public final class TalusOptions {
       return this;
     }
 
+    /** Decompressed-chunk cache size shared by all tables (default 64 MiB; 0 disables it). */
+    public Builder chunkCacheBytes(long bytes) {
+      this.chunkCacheBytes = bytes;
+      return this;
+    }
+
+    /** How long writers wait for memtable space before being refused (default 60 s). */
+    public Builder writeStallTimeout(java.time.Duration timeout) {
+      this.writeStallTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
     public TalusOptions build() {
+      if (chunkCacheBytes < 0) {
+        throw new InvalidSchemaException("chunkCacheBytes must not be negative");
+      }
+      if (writeStallTimeout.isNegative()) {
+        throw new InvalidSchemaException("writeStallTimeout must not be negative");
+      }
       if (memtableSpaceBytes < 1 << 20) {
         throw new InvalidSchemaException(
             "memtableSpaceBytes must be at least 1 MiB, got " + memtableSpaceBytes);

@@ -7,11 +7,13 @@ import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusClosedException;
 import dev.talus.TalusOptions;
+import dev.talus.WriteRejectedException;
 import dev.talus.data.PartitionUpdate;
 import dev.talus.io.FileLockHandle;
 import dev.talus.io.LockHeldException;
 import dev.talus.io.NioStorageFs;
 import dev.talus.io.StorageFs;
+import dev.talus.sstable.ChunkCache;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,12 +30,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One open data directory: its lock, schema, tables, clock and background threads. Many engines may
  * live in one JVM on different directories; nothing is static. Thread-safe.
  */
 public final class Engine implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   static final String LOCK_FILE = "LOCK";
 
   private final TalusOptions options;
@@ -46,6 +53,10 @@ public final class Engine implements Closeable {
   private final AtomicLong lastTimestamp = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong memtableBytes = new AtomicLong();
   private final ExecutorService readExecutor;
+  private final ExecutorService flushExecutor;
+  private final ChunkCache chunkCache;
+  private final ReentrantLock memoryLock = new ReentrantLock();
+  private final Condition memoryFreed = memoryLock.newCondition();
   private volatile boolean closed;
 
   private Engine(TalusOptions options, StorageFs fs, FileLockHandle lock) {
@@ -64,6 +75,14 @@ public final class Engine implements Closeable {
               t.setDaemon(true);
               return t;
             });
+    this.flushExecutor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "talus-" + name + "-flush");
+              t.setDaemon(true);
+              return t;
+            });
+    this.chunkCache = ChunkCache.create(options.chunkCacheBytes());
   }
 
   /** Opens (creating if needed) the directory in {@code options}. */
@@ -106,8 +125,7 @@ public final class Engine implements Closeable {
       schemas.put(e.getKey(), e.getValue());
       TableSchema s = e.getValue();
       Path tdir = tableDir(e.getKey(), s);
-      fs.createDirectories(tdir);
-      tables.put(s.name(), new TableStore(this, e.getKey(), s, tdir));
+      tables.put(s.name(), TableStore.open(this, e.getKey(), s, tdir));
     }
   }
 
@@ -154,7 +172,12 @@ public final class Engine implements Closeable {
       throw new StorageException("cannot create table " + schema.name() + ": " + e.getMessage(), e);
     }
     schemas.put(id, schema);
-    TableStore store = new TableStore(this, id, schema, tdir);
+    TableStore store;
+    try {
+      store = TableStore.open(this, id, schema, tdir);
+    } catch (IOException e) {
+      throw new StorageException("cannot open table " + schema.name() + ": " + e.getMessage(), e);
+    }
     tables.put(schema.name(), store);
     return store;
   }
@@ -200,6 +223,104 @@ public final class Engine implements Closeable {
     memtableBytes.addAndGet(bytes);
   }
 
+  void memoryFreed(long bytes) {
+    memtableBytes.addAndGet(-bytes);
+    memoryLock.lock();
+    try {
+      memoryFreed.signalAll();
+    } finally {
+      memoryLock.unlock();
+    }
+  }
+
+  ChunkCache chunkCache() {
+    return chunkCache;
+  }
+
+  /**
+   * Blocks a writer while memtables (taking writes and being flushed) fill the engine's memtable
+   * space, so memory never grows without bound; gives up with {@link WriteRejectedException} after
+   * the configured stall timeout.
+   */
+  void awaitMemtableSpace(long bytes) {
+    long limit = options.memtableSpaceBytes();
+    if (bytes > limit / 2) {
+      throw new WriteRejectedException(
+          "a write of ~"
+              + bytes
+              + " bytes is larger than half the memtable space ("
+              + limit
+              + " bytes); split it or raise memtableSpaceBytes");
+    }
+    if (memtableBytes.get() + bytes <= limit) {
+      return;
+    }
+    long deadline = System.nanoTime() + options.writeStallTimeout().toNanos();
+    memoryLock.lock();
+    try {
+      while (memtableBytes.get() + bytes > limit) {
+        checkOpen();
+        scheduleFlushOfLargest();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new WriteRejectedException(
+              "memtable space ("
+                  + limit
+                  + " bytes) stayed full for "
+                  + options.writeStallTimeout()
+                  + ": flushes are not keeping up. Nothing was written; retry later");
+        }
+        memoryFreed.awaitNanos(Math.min(left, 100_000_000L));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WriteRejectedException("interrupted while waiting for memtable space");
+    } finally {
+      memoryLock.unlock();
+    }
+  }
+
+  /** After each write: past half the memtable space, flush the largest memtable. */
+  void afterWrite(TableStore table) {
+    if (memtableBytes.get() > options.memtableSpaceBytes() / 2) {
+      scheduleFlushOfLargest();
+    }
+  }
+
+  private void scheduleFlushOfLargest() {
+    TableStore largest = null;
+    long max = 0;
+    for (TableStore t : tables.values()) {
+      long b = t.activeMemtableBytes();
+      if (b > max) {
+        max = b;
+        largest = t;
+      }
+    }
+    if (largest != null) {
+      scheduleFlush(largest);
+    }
+  }
+
+  void scheduleFlush(TableStore t) {
+    if (closed || !t.flushQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      flushExecutor.execute(
+          () -> {
+            t.flushQueued.set(false);
+            try {
+              t.flush();
+            } catch (RuntimeException e) {
+              LOG.error("Background flush of table {} failed", t.schema().name(), e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      t.flushQueued.set(false);
+    }
+  }
+
   public long memtableBytes() {
     return memtableBytes.get();
   }
@@ -224,7 +345,26 @@ public final class Engine implements Closeable {
     if (closed) {
       return;
     }
+    // Until the commit log lands, memtables are flushed so no acknowledged write is lost.
+    RuntimeException failure = null;
+    for (TableStore t : tables.values()) {
+      try {
+        t.flush();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+        LOG.error("Flush at close of table {} failed", t.schema().name(), e);
+      }
+    }
     closed = true;
+    flushExecutor.shutdown();
+    try {
+      flushExecutor.awaitTermination(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (TableStore t : tables.values()) {
+      t.close();
+    }
     readExecutor.shutdown();
     try {
       readExecutor.awaitTermination(30, TimeUnit.SECONDS);
@@ -235,6 +375,9 @@ public final class Engine implements Closeable {
       lock.close();
     } catch (IOException e) {
       throw new StorageException("cannot release the lock of " + dir, e);
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 }

@@ -1,35 +1,38 @@
 package dev.talus.engine;
 
-import dev.talus.ColumnDef;
-import dev.talus.ResultRow;
+import dev.talus.CorruptSSTableException;
+import dev.talus.InvalidQueryException;
+import dev.talus.StorageException;
 import dev.talus.TableSchema;
-import dev.talus.TombstoneOverwhelmingException;
-import dev.talus.codec.TypeCodec;
-import dev.talus.data.Cell;
-import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
 import dev.talus.data.PartitionUpdate;
-import dev.talus.data.Row;
 import dev.talus.data.Slice;
+import dev.talus.io.CorruptFileException;
 import dev.talus.memtable.MemPartition;
 import dev.talus.memtable.Memtable;
+import dev.talus.sstable.Manifest;
+import dev.talus.sstable.SSTableOptions;
+import dev.talus.sstable.SSTableReader;
+import dev.talus.sstable.SSTableWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One table: its schema, its memtable and (later) its SSTables, and the write and read paths over
- * them. Thread-safe: any number of threads may write and read at once.
+ * One table: its schema, its {@link TableView} (memtables and SSTables), its manifest, and the
+ * write, flush and read paths over them. Thread-safe: any number of threads may write and read at
+ * once; flushes of one table run one at a time, in order.
  */
 public final class TableStore {
   private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
@@ -39,17 +42,61 @@ public final class TableStore {
   private final TableSchema schema;
   private final KeyCodec keys;
   private final Path directory;
-  private volatile Memtable memtable = new Memtable();
+  private final Manifest manifest;
+  private final AtomicReference<TableView> view;
+  private final ReadExecutor reads;
+
+  /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+
+  /** Flushes of this table run one at a time so they complete in order. */
+  private final ReentrantLock flushLock = new ReentrantLock();
+
   private final AtomicLong writes = new AtomicLong();
-  private final AtomicLong reads = new AtomicLong();
+  private final AtomicLong readCount = new AtomicLong();
+  private final AtomicLong sstablesRead = new AtomicLong();
+  private final AtomicLong flushes = new AtomicLong();
   private final AtomicInteger lastReadTombstones = new AtomicInteger();
 
-  TableStore(Engine engine, int id, TableSchema schema, Path directory) {
+  /** True while a background flush of this table is queued, so one is queued at most. */
+  final java.util.concurrent.atomic.AtomicBoolean flushQueued =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private TableStore(
+      Engine engine,
+      int id,
+      TableSchema schema,
+      Path directory,
+      Manifest manifest,
+      List<SSTableReader> sstables) {
     this.engine = engine;
     this.id = id;
     this.schema = schema;
     this.keys = new KeyCodec(schema);
     this.directory = directory;
+    this.manifest = manifest;
+    this.view = new AtomicReference<>(new TableView(new Memtable(), List.of(), sstables));
+    this.reads = new ReadExecutor(this, engine);
+  }
+
+  /** Opens a table directory: its manifest, removing crash leftovers, and its live SSTables. */
+  static TableStore open(Engine engine, int id, TableSchema schema, Path dir) throws IOException {
+    engine.fs().createDirectories(dir);
+    Manifest manifest = Manifest.open(engine.fs(), dir);
+    List<SSTableReader> readers = new ArrayList<>();
+    try {
+      for (Path leftover : manifest.deleteUnlistedFiles()) {
+        LOG.info("Removed leftover file {} of table {}", leftover.getFileName(), schema.name());
+      }
+      for (long gen : manifest.liveGenerations().descendingSet()) {
+        readers.add(SSTableReader.open(engine.fs(), dir, gen, engine.chunkCache()));
+      }
+    } catch (IOException | RuntimeException e) {
+      readers.forEach(SSTableReader::release);
+      manifest.close();
+      throw e;
+    }
+    return new TableStore(engine, id, schema, dir, manifest, readers);
   }
 
   public int id() {
@@ -68,6 +115,12 @@ public final class TableStore {
     return keys;
   }
 
+  TableView view() {
+    return view.get();
+  }
+
+  // ---------------- writes ----------------
+
   /** Validates and applies one write. */
   public void write(WriteRequest req) {
     engine.checkOpen();
@@ -78,32 +131,199 @@ public final class TableStore {
 
   private static long checkTimestamp(long ts) {
     if (ts == Long.MIN_VALUE || ts == Long.MAX_VALUE) {
-      throw new dev.talus.InvalidQueryException(
+      throw new InvalidQueryException(
           "timestamp " + ts + " is reserved; use microseconds since the epoch");
     }
     return ts;
   }
 
-  /** Applies an already validated update: the commit-log seam, then the memtable. */
+  /** Applies a validated update: wait for memtable space, log it, then apply it. */
   void apply(PartitionUpdate u) {
-    engine.logWrite(id, u);
-    long bytes = memtable.apply(u);
-    engine.memoryUsed(bytes);
-    writes.incrementAndGet();
-  }
-
-  /** The sources a read of {@code key} merges, newest first. */
-  List<PartitionData> sources(PartitionKey key) {
-    List<PartitionData> out = new ArrayList<>(2);
-    MemPartition p = memtable.get(key);
-    if (p != null) {
-      out.add(p);
+    long size = u.heapSize();
+    engine.awaitMemtableSpace(size);
+    switchLock.readLock().lock();
+    try {
+      engine.logWrite(id, u);
+      Memtable m = view.get().active();
+      engine.memoryUsed(m.apply(u));
+    } finally {
+      switchLock.readLock().unlock();
     }
-    return out;
+    writes.incrementAndGet();
+    engine.afterWrite(this);
   }
 
-  public Memtable memtable() {
-    return memtable;
+  /** Applies an update replayed from the commit log (not logged again). */
+  void applyReplayed(PartitionUpdate u) {
+    engine.memoryUsed(view.get().active().apply(u));
+  }
+
+  // ---------------- flush ----------------
+
+  /** Bytes in this table's memtable that takes writes. */
+  long activeMemtableBytes() {
+    return view.get().active().liveBytes();
+  }
+
+  /**
+   * Flushes the memtable taking writes now (and any earlier one still pending) into an SSTable.
+   * Writes go on into a fresh memtable meanwhile; reads see both. Returns when the SSTable is live.
+   */
+  public void flush() {
+    engine.checkOpen();
+    Memtable sealed;
+    switchLock.writeLock().lock();
+    try {
+      TableView v = view.get();
+      if (v.active().isEmpty() && v.flushing().isEmpty()) {
+        return;
+      }
+      sealed = v.active();
+      if (!sealed.isEmpty()) {
+        view.set(v.switchMemtable(new Memtable()));
+      }
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    flushPending();
+  }
+
+  /** Writes every sealed memtable, oldest first. */
+  private void flushPending() {
+    flushLock.lock();
+    try {
+      while (true) {
+        List<Memtable> pending = view.get().flushing();
+        if (pending.isEmpty()) {
+          return;
+        }
+        flushOne(pending.get(0));
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  private void flushOne(Memtable m) {
+    SSTableReader reader = null;
+    if (!m.isEmpty()) {
+      try {
+        long gen = manifest.newGeneration();
+        try (SSTableWriter w =
+            SSTableWriter.create(
+                engine.fs(), directory, gen, Math.max(1, m.partitionCount()), sstableOptions(0))) {
+          for (MemPartition p : m.partitions()) {
+            PartitionMerger.Merged merged =
+                PartitionMerger.merge(p.key(), List.of(p), Slice.ALL, false);
+            w.append(
+                p.key(),
+                merged.partitionDeletion(),
+                merged.rangeDeletions().intervals(),
+                merged.rows());
+          }
+          w.prepareToCommit();
+          w.commit();
+        }
+        reader = SSTableReader.open(engine.fs(), directory, gen, engine.chunkCache());
+        manifest.apply(List.of(gen), List.of());
+      } catch (IOException e) {
+        if (reader != null) {
+          reader.release();
+        }
+        throw new StorageException(
+            "flush of table " + schema.name() + " failed: " + e.getMessage(), e);
+      }
+    }
+    SSTableReader result = reader;
+    view.updateAndGet(v -> v.flushed(m, result));
+    engine.memoryFreed(m.liveBytes());
+    flushes.incrementAndGet();
+  }
+
+  SSTableOptions sstableOptions(int level) {
+    SSTableOptions.Compression c =
+        switch (schema.compression()) {
+          case LZ4 -> SSTableOptions.Compression.LZ4;
+          case ZSTD -> SSTableOptions.Compression.ZSTD;
+          case NONE -> SSTableOptions.Compression.NONE;
+        };
+    return SSTableOptions.builder()
+        .compression(c)
+        .bloomFpChance(schema.bloomFilterFpChance())
+        .level(level)
+        .build();
+  }
+
+  // ---------------- reads ----------------
+
+  public ReadResult read(ReadRequest req) {
+    engine.checkOpen();
+    readCount.incrementAndGet();
+    try {
+      return reads.read(req);
+    } catch (CorruptFileException e) {
+      throw new CorruptSSTableException(
+          "table " + schema.name() + ": " + e.getMessage(), e.file(), e.offset(), e);
+    } catch (UncheckedIOException e) {
+      throw new StorageException(
+          "read of table " + schema.name() + " failed: " + e.getCause().getMessage(), e);
+    }
+  }
+
+  /** The sources of one partition, with references on the SSTables among them. */
+  ReadSnapshot snapshot(PartitionKey key) {
+    while (true) {
+      TableView v = view.get();
+      List<SSTableReader> refs = new ArrayList<>();
+      boolean complete = true;
+      for (SSTableReader r : v.sstables()) {
+        if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+          continue;
+        }
+        if (!r.tryRef()) {
+          complete = false;
+          break;
+        }
+        refs.add(r);
+      }
+      if (!complete) {
+        refs.forEach(SSTableReader::release);
+        continue; // a compaction replaced a file meanwhile; take the new view
+      }
+      List<PartitionData> sources = new ArrayList<>();
+      MemPartition p = v.active().get(key);
+      if (p != null) {
+        sources.add(p);
+      }
+      for (int i = v.flushing().size() - 1; i >= 0; i--) {
+        MemPartition f = v.flushing().get(i).get(key);
+        if (f != null) {
+          sources.add(f);
+        }
+      }
+      try {
+        for (SSTableReader r : refs) {
+          if (r.mayContain(key)) {
+            PartitionData d = r.partition(key);
+            if (d != null) {
+              sources.add(d);
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        refs.forEach(SSTableReader::release);
+        throw e;
+      }
+      return new ReadSnapshot(sources, refs);
+    }
+  }
+
+  void readDone(int tombstones) {
+    lastReadTombstones.set(tombstones);
+  }
+
+  void sourcesRead(int n) {
+    sstablesRead.addAndGet(n);
   }
 
   public long writeCount() {
@@ -111,7 +331,11 @@ public final class TableStore {
   }
 
   public long readCount() {
-    return reads.get();
+    return readCount.get();
+  }
+
+  public long flushCount() {
+    return flushes.get();
   }
 
   /** Tombstones the most recent read on this table scanned. */
@@ -119,183 +343,29 @@ public final class TableStore {
     return lastReadTombstones.get();
   }
 
-  // ---------------- reads ----------------
-
-  public ReadResult read(ReadRequest req) {
-    engine.checkOpen();
-    QueryPlanner.Plan plan = QueryPlanner.plan(keys, req);
-    reads.incrementAndGet();
-    long now = engine.nowSeconds();
-    AtomicInteger tombstones = new AtomicInteger();
-    int remainingLimit = plan.limit() - plan.alreadyReturned();
-    int want = Math.min(remainingLimit, plan.pageSize());
-    // one row more than the page tells whether another page follows; never overflow
-    int fetch = want == Integer.MAX_VALUE ? want : want + 1;
-    int n = plan.keys().size();
-    List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
-    if (n - plan.startPartition() > 1) {
-      List<CompletableFuture<Void>> futures = new ArrayList<>();
-      for (int i = plan.startPartition(); i < n; i++) {
-        int idx = i;
-        futures.add(
-            CompletableFuture.runAsync(
-                () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
-                engine.readExecutor()));
-      }
-      try {
-        CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).join();
-      } catch (java.util.concurrent.CompletionException e) {
-        if (e.getCause() instanceof RuntimeException re) {
-          throw re;
-        }
-        throw e;
-      }
-    } else if (plan.startPartition() < n) {
-      perPartition.set(
-          plan.startPartition(),
-          readPartition(plan, plan.startPartition(), fetch, now, tombstones));
-    }
-    List<ResultRow> out = new ArrayList<>();
-    byte[] paging = null;
-    Found last = null;
-    outer:
-    for (int i = plan.startPartition(); i < n; i++) {
-      for (Found f : perPartition.get(i)) {
-        if (out.size() == want) {
-          if (out.size() < remainingLimit) {
-            paging =
-                QueryPlanner.pagingState(
-                    plan, last.partition, last.clustering, plan.alreadyReturned() + out.size());
-          }
-          break outer;
-        }
-        out.add(f.row);
-        last = f;
-      }
-    }
-    lastReadTombstones.set(tombstones.get());
-    return new ReadResult(out, paging);
+  /** The live SSTables, newest first. */
+  public List<SSTableReader> sstables() {
+    return view.get().sstables();
   }
 
-  private record Found(int partition, byte[] clustering, ResultRow row) {}
-
-  private List<Found> readPartition(
-      QueryPlanner.Plan plan, int index, int max, long now, AtomicInteger tombstones) {
-    PartitionKey key = plan.keys().get(index);
-    Slice slice = QueryPlanner.sliceFor(plan, index);
-    List<Found> out = new ArrayList<>();
-    if (slice.isEmpty()) {
-      return out;
-    }
-    PartitionMerger.Merged m = PartitionMerger.merge(key, sources(key), slice, plan.reversed());
-    int rangeDeletions = m.rangeDeletions().within(slice, m.partitionDeletion()).size();
-    LiveRows.TombstoneCounter counter = t -> countTombstones(key, plan, tombstones, t);
-    if (rangeDeletions > 0) {
-      counter.add(rangeDeletions);
-    }
-    LiveRows live = new LiveRows(m.rows(), now, counter);
-    Object[] pkValues = plan.partitionValues().get(index);
-    while (out.size() < max && live.hasNext()) {
-      Row r = live.next();
-      if (!matches(plan, r)) {
-        continue;
-      }
-      out.add(new Found(index, r.clustering(), view(plan, pkValues, r, now)));
-    }
-    return out;
+  /** The memtable taking writes. */
+  public Memtable memtable() {
+    return view.get().active();
   }
 
-  private void countTombstones(
-      PartitionKey key, QueryPlanner.Plan plan, AtomicInteger total, int added) {
-    int before = total.getAndAdd(added);
-    int after = before + added;
-    if (after > schema.tombstoneFailureThreshold()) {
-      throw new TombstoneOverwhelmingException(
-          "read of table "
-              + schema.name()
-              + " partition "
-              + describe(key)
-              + " scanned more than "
-              + schema.tombstoneFailureThreshold()
-              + " tombstones (tombstone_failure_threshold). Deleted or expired data is kept as"
-              + " tombstones until gc_grace ("
-              + schema.gcGrace()
-              + ") has passed and compaction purges them. Fix the data model (time buckets, TTL"
-              + " instead of deletes, no queue-like delete-then-read) or compact after gc_grace");
-    }
-    if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
-      LOG.warn(
-          "Read of table {} partition {} scanned more than {} tombstones"
-              + " (tombstone_warn_threshold)",
-          schema.name(),
-          describe(key),
-          schema.tombstoneWarnThreshold());
-    }
-  }
-
-  /** The partition key values as text, for messages (never raw bytes). */
   String describe(PartitionKey key) {
-    Object[] v = keys.decodePartitionKey(key.bytes());
-    StringBuilder b = new StringBuilder("(");
-    for (int i = 0; i < v.length; i++) {
-      if (i > 0) {
-        b.append(", ");
-      }
-      b.append(schema.partitionKey().get(i).name())
-          .append('=')
-          .append(keys.partitionKeyCodec(i).format(v[i]));
-    }
-    return b.append(')').toString();
+    return reads.describe(key);
   }
 
-  private boolean matches(QueryPlanner.Plan plan, Row r) {
-    for (QueryPlanner.Filter f : plan.filters()) {
-      Cell c = r.cell(f.id());
-      if (c == null) {
-        return false;
-      }
-      TypeCodec<?> codec = keys.regularCodec(f.id());
-      int cmp = codec.compare(codec.deserialize(c.value()), f.value());
-      boolean ok =
-          switch (f.op()) {
-            case EQ -> cmp == 0;
-            case GT -> cmp > 0;
-            case GE -> cmp >= 0;
-            case LT -> cmp < 0;
-            case LE -> cmp <= 0;
-            case IN -> false;
-          };
-      if (!ok) {
-        return false;
-      }
+  /** Releases the SSTables and the manifest. Memtables must have been flushed or logged. */
+  void close() {
+    for (SSTableReader r : view.get().sstables()) {
+      r.release();
     }
-    return true;
-  }
-
-  private ResultRow view(QueryPlanner.Plan plan, Object[] pkValues, Row r, long now) {
-    Object[] ck = keys.decodeClustering(r.clustering());
-    List<String> names = new ArrayList<>(plan.projection().size());
-    Map<String, Object> values = new HashMap<>();
-    Map<String, Long> writeTimes = new HashMap<>();
-    Map<String, Integer> ttls = new HashMap<>();
-    for (ColumnDef c : plan.projection()) {
-      names.add(c.name());
-      switch (c.kind()) {
-        case PARTITION_KEY -> values.put(c.name(), pkValues[schema.partitionKey().indexOf(c)]);
-        case CLUSTERING -> values.put(c.name(), ck[schema.clustering().indexOf(c)]);
-        case REGULAR -> {
-          int cid = keys.regularId(c.name());
-          Cell cell = r.cell(cid);
-          if (cell != null) {
-            values.put(c.name(), keys.regularCodec(cid).deserialize(cell.value()));
-            writeTimes.put(c.name(), cell.timestamp());
-            if (cell.isExpiring()) {
-              ttls.put(c.name(), (int) (cell.localDeletionTime() - now));
-            }
-          }
-        }
-      }
+    try {
+      manifest.close();
+    } catch (IOException e) {
+      LOG.warn("Closing the manifest of {} failed", schema.name(), e);
     }
-    return new RowView(List.copyOf(names), values, writeTimes, ttls);
   }
 }

@@ -67,6 +67,12 @@ class ModelBasedTest {
 
   record Advance(int seconds) implements Op {}
 
+  /** Writes the memtable to an SSTable. */
+  record Flush() implements Op {}
+
+  /** Closes and reopens the database. */
+  record Restart() implements Op {}
+
   /** kind 0: whole partition; 1: c1 range; 2: c1 = x and c2 range. */
   record Read(
       int p,
@@ -139,8 +145,12 @@ class ModelBasedTest {
         ops.add(new DeleteRange(p, r, ts));
       } else if (k < 62) {
         ops.add(new DeletePartition(p, ts));
-      } else if (k < 70) {
+      } else if (k < 67) {
         ops.add(new Advance(1 + rnd.nextInt(8)));
+      } else if (k < 69) {
+        ops.add(new Flush());
+      } else if (k < 70) {
+        ops.add(new Restart());
       } else {
         int kind = rnd.nextInt(3);
         int lo = rnd.nextInt(Model.C1_VALUES);
@@ -168,7 +178,9 @@ class ModelBasedTest {
     deleteTree(dir);
     ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
     Model model = new Model();
-    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).clock(clock).build())) {
+    TalusOptions options = TalusOptions.builder(dir).clock(clock).build();
+    TalusDb db = TalusDb.open(options);
+    try {
       Table t =
           db.createTable(
               TableSchema.builder("m")
@@ -181,11 +193,19 @@ class ModelBasedTest {
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
         long now = clock.instant().getEpochSecond();
+        if (op instanceof Restart) {
+          db.close();
+          db = TalusDb.open(options);
+          t = db.table("m");
+          continue;
+        }
         String diff = apply(op, t, model, clock, now);
         if (diff != null) {
           return "op #" + i + " " + op + ": " + diff;
         }
       }
+    } finally {
+      db.close();
     }
     return null;
   }
@@ -247,6 +267,8 @@ class ModelBasedTest {
     } else if (op instanceof DeletePartition d) {
       t.delete().eq("p", d.p).timestamp(d.ts).execute();
       model.deletePartition(d.p, d.ts);
+    } else if (op instanceof Flush) {
+      t.flush();
     } else if (op instanceof Advance a) {
       clock.advance(Duration.ofSeconds(a.seconds));
     } else if (op instanceof Read r) {
