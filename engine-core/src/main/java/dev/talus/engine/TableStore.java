@@ -129,6 +129,9 @@ public final class TableStore {
     AtomicInteger tombstones = new AtomicInteger();
     int remainingLimit = plan.limit() - plan.alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
+    // One row beyond the page tells whether another page follows; without a limit or page size
+    // want is Integer.MAX_VALUE, and want + 1 would overflow to a negative "read nothing".
+    int fetch = (int) Math.min((long) want + 1, Integer.MAX_VALUE);
     int n = plan.keys().size();
     List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
     if (n - plan.startPartition() > 1) {
@@ -137,7 +140,7 @@ public final class TableStore {
         int idx = i;
         futures.add(
             CompletableFuture.runAsync(
-                () -> perPartition.set(idx, readPartition(plan, idx, want + 1, now, tombstones)),
+                () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
                 engine.readExecutor()));
       }
       try {
@@ -151,7 +154,7 @@ public final class TableStore {
     } else if (plan.startPartition() < n) {
       perPartition.set(
           plan.startPartition(),
-          readPartition(plan, plan.startPartition(), want + 1, now, tombstones));
+          readPartition(plan, plan.startPartition(), fetch, now, tombstones));
     }
     List<ResultRow> out = new ArrayList<>();
     byte[] paging = null;
