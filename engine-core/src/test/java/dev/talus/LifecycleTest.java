@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,6 +104,31 @@ class LifecycleTest {
       assertThatThrownBy(() -> open(link)).isInstanceOf(DirectoryLockedException.class);
       t.insert().value("k", "a").value("c", 1).value("v", "x").execute();
       assertThat(t.select().eq("k", "a").execute().size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void refusedOpenThroughASymlinkKeepsTheLockAgainstOtherProcesses() throws Exception {
+    Path real = Files.createDirectories(dir.resolve("real"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    Path probe = dir.resolve("Probe.java");
+    Files.writeString(
+        probe,
+        "import java.nio.channels.*; import java.nio.file.*;\n"
+            + "public class Probe { public static void main(String[] a) throws Exception {\n"
+            + "  try (FileChannel ch = FileChannel.open(Path.of(a[0]), StandardOpenOption.WRITE)) {\n"
+            + "    System.out.print(ch.tryLock() == null ? \"refused\" : \"acquired\"); } } }\n");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    try (TalusDb first = open(real)) {
+      assertThatThrownBy(() -> open(link)).isInstanceOf(DirectoryLockedException.class);
+      Process p =
+          new ProcessBuilder(java, probe.toString(), real.resolve("LOCK").toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(out).as("another process trying the lock").isEqualTo("refused");
+      assertThat(first.tables()).isEmpty();
     }
   }
 
