@@ -335,6 +335,11 @@ public final class CompactionOptions {
       if (tombstoneCompactionInterval.isNegative()) {
         throw new InvalidSchemaException("tombstone_compaction_interval must not be negative");
       }
+      if (tombstoneCompactionInterval.getNano() != 0) {
+        throw new InvalidSchemaException(
+            "tombstone_compaction_interval is counted in whole seconds, got "
+                + tombstoneCompactionInterval);
+      }
       return new CompactionOptions(this);
     }
   }

@@ -304,8 +304,15 @@ public final class TableSchema {
         throw new InvalidSchemaException(
             "defaultTimeToLive must be between 0 and 20 years, got " + defaultTimeToLive);
       }
+      if (defaultTimeToLive.getNano() != 0) {
+        throw new InvalidSchemaException(
+            "defaultTimeToLive is counted in whole seconds, got " + defaultTimeToLive);
+      }
       if (gcGrace.isNegative()) {
         throw new InvalidSchemaException("gcGrace must not be negative, got " + gcGrace);
+      }
+      if (gcGrace.getNano() != 0) {
+        throw new InvalidSchemaException("gcGrace is counted in whole seconds, got " + gcGrace);
       }
       if (!(bloomFilterFpChance > 0 && bloomFilterFpChance <= 1)) {
         throw new InvalidSchemaException(

@@ -255,13 +255,12 @@ public final class Engine implements Closeable {
     if (memtableBytes.get() + bytes <= limit) {
       return;
     }
-    long deadline = System.nanoTime() + options.writeStallTimeout().toNanos();
+    long left = options.writeStallTimeout().toNanos();
     memoryLock.lock();
     try {
       while (memtableBytes.get() + bytes > limit) {
         checkOpen();
         scheduleFlushOfLargest();
-        long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw new WriteRejectedException(
               "memtable space ("
@@ -270,7 +269,9 @@ public final class Engine implements Closeable {
                   + options.writeStallTimeout()
                   + ": flushes are not keeping up. Nothing was written; retry later");
         }
-        memoryFreed.awaitNanos(Math.min(left, 100_000_000L));
+        // awaitNanos returns what is left of the wait, so no wall-clock reads are needed
+        long slice = Math.min(left, 100_000_000L);
+        left -= slice - Math.max(0, memoryFreed.awaitNanos(slice));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -270,7 +270,10 @@ final class QueryPlanner {
                 + ck.stream().map(ColumnDef::name).toList()
                 + "; "
                 + name
-                + " is out of place. Rule: only the clustering order or its exact reverse");
+                + " is out of place. Rule: rows come back in clustering order or its exact"
+                + " reverse; there is no sort step. Fix: order by a left-to-right prefix of "
+                + ck.stream().map(ColumnDef::name).toList()
+                + ", or create a table clustered in the order this query needs");
       }
       boolean rev = orderBy.get(i).getValue() != c.order();
       if (reversed != null && reversed != rev) {

@@ -37,6 +37,9 @@ public final class MemPartition implements PartitionData {
   }
 
   void apply(DeletionTime deletion, List<RangeTombstone> rts, List<Row> newRows, long updateMaxTs) {
+    // Raise the newest timestamp first: a concurrent read skips this source when its newest
+    // timestamp is older than a partition deletion, and must not skip a write half applied.
+    maxTimestamp.accumulateAndGet(updateMaxTs, Math::max);
     if (!deletion.isLive()) {
       partitionDeletion.accumulateAndGet(deletion, DeletionTime::max);
     }
@@ -52,7 +55,6 @@ public final class MemPartition implements PartitionData {
     for (Row r : newRows) {
       rows.merge(r.clustering(), r, Row::merge);
     }
-    maxTimestamp.accumulateAndGet(updateMaxTs, Math::max);
   }
 
   @Override

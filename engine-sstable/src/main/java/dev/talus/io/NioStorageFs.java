@@ -10,20 +10,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The production file layer over {@link FileChannel}. Thread-safe. Keeps a per-instance set of held
- * lock paths because a JVM cannot take the same OS lock twice: the second open in one JVM must fail
- * fast like the one from another process.
+ * The production file layer over {@link FileChannel}. Thread-safe. Keeps a JVM-wide set of the lock
+ * files it holds, by file identity, because a JVM cannot take the same OS lock twice: the second
+ * open in one JVM must fail fast like the one from another process, without ever opening (and so,
+ * on close, releasing) a channel on a file this JVM has locked.
  */
 public final class NioStorageFs implements StorageFs {
-  /** Locks held in this JVM, shared by every instance so two instances cannot both lock. */
-  private static final Set<Path> HELD_LOCKS = ConcurrentHashMap.newKeySet();
+  /**
+   * Identities of the lock files held in this JVM, shared by every instance so two instances cannot
+   * both lock. Guarded by itself.
+   */
+  private static final Set<Object> HELD_LOCKS = new HashSet<>();
 
   @Override
   public WritableFile create(Path file) throws IOException {
@@ -91,52 +96,79 @@ public final class NioStorageFs implements StorageFs {
 
   @Override
   public FileLockHandle lock(Path file) throws IOException {
-    Path key = file.toAbsolutePath().normalize();
-    if (!HELD_LOCKS.add(key)) {
-      throw new LockHeldException(file + " is locked by another open instance in this JVM");
-    }
-    FileChannel ch = null;
-    try {
+    // Serialised so that checking, creating and locking the file is one step per JVM.
+    synchronized (HELD_LOCKS) {
+      // The file's identity, not its name: the same file reached through a symlink or another
+      // spelling must be refused before a channel is opened, because closing any channel on a
+      // locked file releases this process's OS lock on it (POSIX), letting another process in.
+      Object existing = identity(file);
+      if (existing != null && HELD_LOCKS.contains(existing)) {
+        throw new LockHeldException(file + " is locked by another open instance in this JVM");
+      }
+      FileChannel ch = null;
+      Object key = null;
       try {
-        ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      } catch (FileAlreadyExistsException e) {
-        throw new LockHeldException(file + " cannot be opened: " + e.getMessage());
-      }
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
-      if (lock == null) {
-        throw new LockHeldException(file + " is locked by another process");
-      }
-      FileChannel channel = ch;
-      FileLock held = lock;
-      return new FileLockHandle() {
-        private boolean closed;
-
-        @Override
-        public synchronized void close() throws IOException {
-          if (closed) {
-            return;
-          }
-          closed = true;
-          try {
-            held.release();
-          } finally {
-            channel.close();
-            HELD_LOCKS.remove(key);
-          }
+        try {
+          ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+          throw new LockHeldException(file + " cannot be opened: " + e.getMessage());
         }
-      };
-    } catch (IOException | RuntimeException e) {
-      if (ch != null) {
-        ch.close();
+        key = identity(file);
+        if (key == null || !HELD_LOCKS.add(key)) {
+          // Not reachable in practice: the file exists now and was not held a moment ago.
+          key = null;
+          throw new LockHeldException(file + " is locked by another open instance in this JVM");
+        }
+        FileLock lock;
+        try {
+          lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+          lock = null;
+        }
+        if (lock == null) {
+          throw new LockHeldException(file + " is locked by another process");
+        }
+        FileChannel channel = ch;
+        FileLock held = lock;
+        Object heldKey = key;
+        return new FileLockHandle() {
+          private boolean closed;
+
+          @Override
+          public synchronized void close() throws IOException {
+            if (closed) {
+              return;
+            }
+            closed = true;
+            try {
+              held.release();
+            } finally {
+              channel.close();
+              synchronized (HELD_LOCKS) {
+                HELD_LOCKS.remove(heldKey);
+              }
+            }
+          }
+        };
+      } catch (IOException | RuntimeException e) {
+        if (ch != null) {
+          ch.close();
+        }
+        if (key != null) {
+          HELD_LOCKS.remove(key);
+        }
+        throw e;
       }
-      HELD_LOCKS.remove(key);
-      throw e;
     }
+  }
+
+  /** The file's identity (device and inode where available), or null if it does not exist. */
+  private static Object identity(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return null;
+    }
+    Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+    return key != null ? key : file.toRealPath();
   }
 
   private static final class NioWritableFile implements WritableFile {

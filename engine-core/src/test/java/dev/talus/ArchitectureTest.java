@@ -1,0 +1,270 @@
+package dev.talus;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of design.md, checked on the main classes of engine-core, engine-compaction and
+ * engine-sstable (everything under {@code dev.talus} on the test class path, tests excluded).
+ */
+class ArchitectureTest {
+  /** The public API package itself, without its sub-packages. */
+  private static final String API = "dev.talus";
+
+  /**
+   * Packages that may read the wall clock directly: commit-log sync cadence, compaction throttle.
+   */
+  private static final String[] WALL_CLOCK_ALLOWED = {
+    "dev.talus.commitlog..", "dev.talus.compaction.."
+  };
+
+  /** Internal packages whose types must never appear in a public API signature. */
+  private static final Set<String> INTERNAL =
+      Set.of(
+          "dev.talus.data",
+          "dev.talus.io",
+          "dev.talus.sstable",
+          "dev.talus.memtable",
+          "dev.talus.codec",
+          "dev.talus.engine",
+          "dev.talus.commitlog",
+          "dev.talus.compaction");
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.talus");
+  }
+
+  @Test
+  void theImportSeesEveryModuleOnTheClassPath() {
+    // Guards the rules below against passing on an empty import.
+    org.assertj.core.api.Assertions.assertThat(
+            classes.stream().map(JavaClass::getPackageName).distinct().toList())
+        .contains("dev.talus", "dev.talus.engine", "dev.talus.data", "dev.talus.io");
+  }
+
+  @Test
+  void storageLayerDoesNotDependOnTheLayersAboveIt() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.talus.data..", "dev.talus.io..", "dev.talus.sstable..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            API,
+            "dev.talus.engine..",
+            "dev.talus.memtable..",
+            "dev.talus.commitlog..",
+            "dev.talus.compaction..")
+        .because("engine-sstable knows nothing of schemas, the API or the engine (design.md)")
+        .check(classes);
+  }
+
+  @Test
+  void compactionDoesNotDependOnTheApiOrTheEngine() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.talus.compaction..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            API, "dev.talus.engine..", "dev.talus.memtable..", "dev.talus.commitlog..")
+        .because("engine-compaction knows SSTables and the data model, never the public API")
+        .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheFileLayerUsesFileChannelAndFiles() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.talus.io..")
+        .should()
+        .dependOnClassesThat()
+        .belongToAnyOf(FileChannel.class, Files.class)
+        .because("all file I/O passes through one layer so tests can inject faults")
+        .check(classes);
+  }
+
+  private static DescribedPredicate<AccessTarget.MethodCallTarget> method(
+      Class<?> owner, String name) {
+    return DescribedPredicate.describe(
+        owner.getSimpleName() + "." + name + "()",
+        t -> t.getOwner().isEquivalentTo(owner) && t.getName().equals(name));
+  }
+
+  @Test
+  void noWallClockReadsOutsideTheAllowedPackages() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(WALL_CLOCK_ALLOWED)
+        .should()
+        .callMethodWhere(
+            DescribedPredicate.describe(
+                "System.currentTimeMillis() or System.nanoTime()",
+                call ->
+                    method(System.class, "currentTimeMillis").test(call.getTarget())
+                        || method(System.class, "nanoTime").test(call.getTarget())))
+        .because("every \"now\" comes from the injected clock (design decision 4)")
+        .check(classes);
+  }
+
+  @Test
+  void noMainCodeSleeps() {
+    noClasses()
+        .should()
+        .callMethodWhere(
+            DescribedPredicate.describe(
+                "Thread.sleep(...)", call -> method(Thread.class, "sleep").test(call.getTarget())))
+        .because("nothing sleeps; tests move a manual clock")
+        .check(classes);
+  }
+
+  @Test
+  void noMainCodeWritesToStandardOutOrErr() {
+    noClasses()
+        .should()
+        .accessField(System.class, "out")
+        .orShould()
+        .accessField(System.class, "err")
+        .orShould()
+        .callMethodWhere(
+            DescribedPredicate.describe(
+                "Throwable.printStackTrace()",
+                call ->
+                    call.getTarget().getName().equals("printStackTrace")
+                        && call.getTarget().getOwner().isAssignableTo(Throwable.class)))
+        .because("a library logs through slf4j; only engine-tools prints")
+        .check(classes);
+  }
+
+  private static boolean isInternal(JavaClass c) {
+    JavaClass base = c;
+    while (base.isArray()) {
+      base = base.getComponentType();
+    }
+    String pkg = base.getPackageName();
+    return INTERNAL.stream().anyMatch(p -> pkg.equals(p) || pkg.startsWith(p + "."));
+  }
+
+  private static final ArchCondition<JavaCodeUnit> EXPOSE_NO_INTERNAL_TYPES =
+      new ArchCondition<>("expose no internal types in their signature") {
+        @Override
+        public void check(JavaCodeUnit unit, ConditionEvents events) {
+          List<JavaClass> used = new ArrayList<>();
+          used.add(unit.getRawReturnType());
+          used.addAll(unit.getRawParameterTypes());
+          used.addAll(unit.getThrowsClause().getTypes());
+          unit.getReturnType().getAllInvolvedRawTypes().forEach(used::add);
+          unit.getParameterTypes().forEach(p -> used.addAll(p.getAllInvolvedRawTypes()));
+          for (JavaClass c : used) {
+            if (isInternal(c)) {
+              events.add(
+                  SimpleConditionEvent.violated(
+                      unit, unit.getFullName() + " exposes internal type " + c.getName()));
+            }
+          }
+        }
+      };
+
+  private static final DescribedPredicate<JavaClass> PUBLIC_API_CLASS =
+      DescribedPredicate.describe(
+          "public classes of " + API,
+          c -> c.getPackageName().equals(API) && isPublicAllTheWayOut(c));
+
+  private static boolean isPublicAllTheWayOut(JavaClass c) {
+    for (JavaClass x = c; x != null; x = x.getEnclosingClass().orElse(null)) {
+      if (!x.getModifiers().contains(JavaModifier.PUBLIC)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Test
+  void publicApiSignaturesExposeNoInternalTypes() {
+    codeUnits()
+        .that()
+        .areDeclaredInClassesThat(PUBLIC_API_CLASS)
+        .and(
+            DescribedPredicate.describe(
+                "are public or protected",
+                u ->
+                    u.getModifiers().contains(JavaModifier.PUBLIC)
+                        || u.getModifiers().contains(JavaModifier.PROTECTED)))
+        .should(EXPOSE_NO_INTERNAL_TYPES)
+        .because("users depend on dev.talus alone; internals may change freely")
+        .check(classes);
+  }
+
+  @Test
+  void publicApiFieldsExposeNoInternalTypes() {
+    fields()
+        .that()
+        .areDeclaredInClassesThat(PUBLIC_API_CLASS)
+        .and()
+        .arePublic()
+        .should(
+            new ArchCondition<JavaField>("have no internal type") {
+              @Override
+              public void check(JavaField f, ConditionEvents events) {
+                if (isInternal(f.getRawType())) {
+                  events.add(
+                      SimpleConditionEvent.violated(
+                          f, f.getFullName() + " has internal type " + f.getRawType().getName()));
+                }
+              }
+            })
+        .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  void publicApiClassesDoNotExtendOrImplementInternalTypes() {
+    com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+        .that(PUBLIC_API_CLASS)
+        .should(
+            new ArchCondition<JavaClass>("extend or implement no internal type") {
+              @Override
+              public void check(JavaClass c, ConditionEvents events) {
+                List<JavaClass> supers = new ArrayList<>();
+                c.getRawSuperclass().ifPresent(supers::add);
+                supers.addAll(c.getRawInterfaces());
+                for (JavaClass s : supers) {
+                  if (isInternal(s)) {
+                    events.add(
+                        SimpleConditionEvent.violated(
+                            c, c.getName() + " extends internal type " + s.getName()));
+                  }
+                }
+              }
+            })
+        .check(classes);
+  }
+}
