@@ -55,10 +55,15 @@ final class ReadExecutor {
       List<CompletableFuture<Void>> futures = new ArrayList<>();
       for (int i = plan.startPartition(); i < n; i++) {
         int idx = i;
-        futures.add(
-            CompletableFuture.runAsync(
-                () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
-                engine.readExecutor()));
+        try {
+          futures.add(
+              CompletableFuture.runAsync(
+                  () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
+                  engine.readExecutor()));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          engine.checkOpen(); // closed meanwhile: report it as such
+          throw e;
+        }
       }
       try {
         CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).join();
