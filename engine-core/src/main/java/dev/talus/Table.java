@@ -56,6 +56,16 @@ public final class Table {
     store.flush();
   }
 
+  /**
+   * Checks every checksum of every SSTable of this table (a full read of its files).
+   *
+   * @return the number of SSTables checked
+   * @throws CorruptSSTableException naming the damaged file and offset
+   */
+  public int verify() {
+    return store.verify();
+  }
+
   /** Tombstones scanned by the most recent read of this table (any thread). */
   public int lastReadTombstoneCount() {
     return store.lastReadTombstones();
