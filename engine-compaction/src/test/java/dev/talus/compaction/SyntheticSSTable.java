@@ -22,6 +22,21 @@ record SyntheticSSTable(
     return PartitionKey.of(("t" + t).getBytes(StandardCharsets.UTF_8), t, 0);
   }
 
+  SyntheticSSTable withTokens(long first, long last) {
+    return new SyntheticSSTable(
+        generation,
+        onDiskSize,
+        level,
+        token(first),
+        token(last),
+        minTimestamp,
+        maxTimestamp,
+        maxLocalDeletionTime,
+        createdAtSeconds,
+        droppableRatio,
+        partitionCount);
+  }
+
   @Override
   public double droppableTombstoneRatio(long gcBefore) {
     return droppableRatio;
