@@ -53,7 +53,21 @@ public final class CompactionTask {
     void check();
   }
 
-  /** What a finished compaction produced; the outputs are opened and owned by the caller. */
+  /**
+   * What a finished compaction produced; the outputs are opened and owned by the caller (one
+   * reference each).
+   *
+   * @param partitionsRead distinct partition keys merged
+   * @param partitionsWritten partitions left after purging, written to the outputs
+   * @param bytesRead on-disk bytes (all components) of the inputs, every one of which was read
+   * @param bytesWritten on-disk bytes (all components) of the outputs
+   * @param cellsRead cells decoded from the inputs
+   * @param cellsWritten cells written (including expired cells kept as tombstones)
+   * @param cellsPurged cell tombstones and expired cells the purge dropped
+   * @param tombstonesPurged everything the purge dropped: partition deletions, range tombstones,
+   *     row deletions, expired row markers and cells
+   * @param expiredCellsConverted expired cells written as value-less tombstones
+   */
   public record Result(
       CompactionPlan plan,
       List<SSTableReader> outputs,
