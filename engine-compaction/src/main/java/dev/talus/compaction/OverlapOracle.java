@@ -50,9 +50,9 @@ public interface OverlapOracle {
   /**
    * An oracle for compacting {@code compacting} out of {@code live}: the SSTables of {@code live}
    * that are not compacting and whose key range overlaps the compaction's whole key range are
-   * consulted (the others cannot hold any key the compaction writes). Pass the plan's fully
-   * expired SSTables in {@code compacting} too: they leave with the swap and hold nothing a
-   * tombstone could uncover, so they must not hold purging back.
+   * consulted (the others cannot hold any key the compaction writes). Pass the plan's fully expired
+   * SSTables in {@code compacting} too: they leave with the swap and hold nothing a tombstone could
+   * uncover, so they must not hold purging back.
    */
   static OverlapOracle forCompaction(
       Collection<SSTableReader> live,
