@@ -48,6 +48,7 @@ public final class SSTableOptions {
   private final int rowIndexBlockSize;
   private final int level;
   private final CommitLogInterval commitLogInterval;
+  private final long createdAt;
 
   private SSTableOptions(Builder b) {
     this.compression = b.compression;
@@ -56,6 +57,7 @@ public final class SSTableOptions {
     this.rowIndexBlockSize = b.rowIndexBlockSize;
     this.level = b.level;
     this.commitLogInterval = b.commitLogInterval;
+    this.createdAt = b.createdAt;
   }
 
   public static Builder builder() {
@@ -87,6 +89,28 @@ public final class SSTableOptions {
     return commitLogInterval;
   }
 
+  /**
+   * When the SSTable is written, in seconds since the epoch on the engine clock (0 if the caller
+   * gave none). Recorded in the Stats component; single-SSTable tombstone compaction uses it for
+   * the minimum age.
+   */
+  public long createdAt() {
+    return createdAt;
+  }
+
+  /** A builder starting from these options, to derive variants (e.g. another level or time). */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.compression = compression;
+    b.chunkSize = chunkSize;
+    b.bloomFpChance = bloomFpChance;
+    b.rowIndexBlockSize = rowIndexBlockSize;
+    b.level = level;
+    b.commitLogInterval = commitLogInterval;
+    b.createdAt = createdAt;
+    return b;
+  }
+
   @Override
   public String toString() {
     return "SSTableOptions{compression="
@@ -101,6 +125,8 @@ public final class SSTableOptions {
         + level
         + ", commitLogInterval="
         + commitLogInterval
+        + ", createdAt="
+        + createdAt
         + "}";
   }
 
@@ -112,6 +138,7 @@ public final class SSTableOptions {
     private int rowIndexBlockSize = 64 * 1024;
     private int level;
     private CommitLogInterval commitLogInterval;
+    private long createdAt;
 
     private Builder() {}
 
@@ -148,6 +175,12 @@ public final class SSTableOptions {
       return this;
     }
 
+    /** Creation time in seconds since the epoch (engine clock), at least 0. */
+    public Builder createdAt(long epochSeconds) {
+      this.createdAt = epochSeconds;
+      return this;
+    }
+
     public SSTableOptions build() {
       if (compression == null) {
         throw new IllegalArgumentException("compression must not be null");
@@ -166,6 +199,10 @@ public final class SSTableOptions {
       }
       if (level < 0) {
         throw new IllegalArgumentException("level must be >= 0, got " + level);
+      }
+      if (createdAt < 0) {
+        throw new IllegalArgumentException(
+            "createdAt must be >= 0 seconds since the epoch, got " + createdAt);
       }
       return new SSTableOptions(this);
     }

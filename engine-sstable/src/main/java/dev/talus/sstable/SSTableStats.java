@@ -44,6 +44,7 @@ public final class SSTableStats {
   TombstoneHistogram droppableTimes = new TombstoneHistogram();
   CommitLogInterval commitLogInterval;
   int level;
+  long createdAtSeconds;
   Compression compression;
   int chunkSize;
   double bloomFpChance;
@@ -144,6 +145,11 @@ public final class SSTableStats {
 
   public int level() {
     return level;
+  }
+
+  /** When the SSTable was written: seconds since the epoch on the engine clock (0 if unknown). */
+  public long createdAtSeconds() {
+    return createdAtSeconds;
   }
 
   public Compression compression() {
@@ -306,6 +312,7 @@ public final class SSTableStats {
     out.writeInt(rowIndexBlockSize);
     out.writeLong(uncompressedLength);
     out.writeLong(compressedLength);
+    out.writeLong(createdAtSeconds);
   }
 
   static SSTableStats read(DataInputStream in) throws IOException {
@@ -345,6 +352,7 @@ public final class SSTableStats {
     s.rowIndexBlockSize = in.readInt();
     s.uncompressedLength = in.readLong();
     s.compressedLength = in.readLong();
+    s.createdAtSeconds = in.readLong();
     return s;
   }
 
@@ -388,6 +396,8 @@ public final class SSTableStats {
         + maxLocalDeletionTime
         + "], level="
         + level
+        + ", createdAt="
+        + createdAtSeconds
         + ", "
         + creationInfo()
         + ", minClustering="

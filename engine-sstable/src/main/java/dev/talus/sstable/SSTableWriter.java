@@ -237,6 +237,7 @@ public final class SSTableWriter implements AutoCloseable {
 
     stats.commitLogInterval = options.commitLogInterval();
     stats.level = options.level();
+    stats.createdAtSeconds = options.createdAt();
     stats.compression = options.compression();
     stats.chunkSize = options.chunkSize();
     stats.bloomFpChance = options.bloomFpChance();

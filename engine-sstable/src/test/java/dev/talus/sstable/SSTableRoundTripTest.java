@@ -44,6 +44,7 @@ class SSTableRoundTripTest {
             .chunkSize(4096)
             .level(2)
             .commitLogInterval(10, 20)
+            .createdAt(1_700_000_123L)
             .build();
     TestData.write(fs, dir, 7, parts, opts);
     SSTableReader reader = SSTableReader.open(fs, dir, 7, ChunkCache.create(1 << 20));
@@ -98,6 +99,7 @@ class SSTableRoundTripTest {
       assertThat(st.partitionCount()).isEqualTo(parts.size());
       assertThat(st.rowCount()).isEqualTo(rows);
       assertThat(st.level()).isEqualTo(2);
+      assertThat(st.createdAtSeconds()).isEqualTo(1_700_000_123L);
       assertThat(st.commitLogInterval()).isEqualTo(new SSTableOptions.CommitLogInterval(10, 20));
       assertThat(st.firstKey()).isEqualTo(parts.get(0).key());
       assertThat(st.lastKey()).isEqualTo(parts.get(parts.size() - 1).key());
