@@ -57,6 +57,31 @@ public final class Table {
   }
 
   /**
+   * Runs a major compaction (what the strategy merges when asked to merge everything) and waits for
+   * it. Tombstones and expired data older than gc_grace go, when no other SSTable or memtable may
+   * hold older data they shadow.
+   */
+  public void compact() {
+    store.compact();
+  }
+
+  /**
+   * Waits until no compaction of this table runs and its strategy proposes none — running the
+   * proposed ones on this thread if background compaction is off.
+   */
+  public void awaitCompactions() {
+    store.awaitCompactions();
+  }
+
+  /**
+   * Switches this table to another compaction strategy; the new strategy takes over the existing
+   * SSTables. The change is stored in the schema.
+   */
+  public void setCompaction(CompactionOptions options) {
+    store.setCompaction(options);
+  }
+
+  /**
    * Checks every checksum of every SSTable of this table (a full read of its files).
    *
    * @return the number of SSTables checked

@@ -82,6 +82,18 @@ public final class TalusDb implements AutoCloseable {
     return engine.options();
   }
 
+  /** Pauses compactions at their next partition boundary; background ones wait too. */
+  public void pauseCompactions() {
+    engine.checkOpen();
+    engine.pauseCompactions();
+  }
+
+  /** Resumes compactions paused by {@link #pauseCompactions()}. */
+  public void resumeCompactions() {
+    engine.checkOpen();
+    engine.resumeCompactions();
+  }
+
   private Table handle(TableStore store) {
     return handles.computeIfAbsent(store.schema().name(), n -> new Table(store));
   }

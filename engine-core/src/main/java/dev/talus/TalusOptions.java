@@ -15,6 +15,9 @@ public final class TalusOptions {
   private final int readThreads;
   private final long chunkCacheBytes;
   private final java.time.Duration writeStallTimeout;
+  private final int compactionThreads;
+  private final double compactionThroughputMibPerSec;
+  private final boolean backgroundCompaction;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -23,6 +26,24 @@ public final class TalusOptions {
     this.readThreads = b.readThreads;
     this.chunkCacheBytes = b.chunkCacheBytes;
     this.writeStallTimeout = b.writeStallTimeout;
+    this.compactionThreads = b.compactionThreads;
+    this.compactionThroughputMibPerSec = b.compactionThroughputMibPerSec;
+    this.backgroundCompaction = b.backgroundCompaction;
+  }
+
+  /** Threads running background compactions (default 1). */
+  public int compactionThreads() {
+    return compactionThreads;
+  }
+
+  /** Compaction read throughput limit in MiB/s; 0 means unlimited (the default). */
+  public double compactionThroughputMibPerSec() {
+    return compactionThroughputMibPerSec;
+  }
+
+  /** Whether compactions start by themselves after flushes (default true). */
+  public boolean backgroundCompaction() {
+    return backgroundCompaction;
   }
 
   /** Options for the database stored in {@code dataDirectory} (created if missing). */
@@ -73,6 +94,12 @@ public final class TalusOptions {
         + chunkCacheBytes
         + ", writeStallTimeout="
         + writeStallTimeout
+        + ", compactionThreads="
+        + compactionThreads
+        + ", compactionThroughputMibPerSec="
+        + compactionThroughputMibPerSec
+        + ", backgroundCompaction="
+        + backgroundCompaction
         + "}";
   }
 
@@ -84,6 +111,9 @@ public final class TalusOptions {
     private int readThreads = 2;
     private long chunkCacheBytes = 64L << 20;
     private java.time.Duration writeStallTimeout = java.time.Duration.ofSeconds(60);
+    private int compactionThreads = 1;
+    private double compactionThroughputMibPerSec;
+    private boolean backgroundCompaction = true;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -119,7 +149,36 @@ public final class TalusOptions {
       return this;
     }
 
+    /** Threads for background compactions (default 1). */
+    public Builder compactionThreads(int threads) {
+      this.compactionThreads = threads;
+      return this;
+    }
+
+    /** Limit compaction reads to this many MiB/s; 0 (the default) means unlimited. */
+    public Builder compactionThroughputMibPerSec(double mib) {
+      this.compactionThroughputMibPerSec = mib;
+      return this;
+    }
+
+    /**
+     * Whether compactions start by themselves after flushes (default true). Tests of compaction
+     * behaviour turn it off and drive compaction with {@link Table#compact()}.
+     */
+    public Builder backgroundCompaction(boolean enabled) {
+      this.backgroundCompaction = enabled;
+      return this;
+    }
+
     public TalusOptions build() {
+      if (compactionThreads < 1) {
+        throw new InvalidSchemaException(
+            "compactionThreads must be at least 1, got " + compactionThreads);
+      }
+      if (!(compactionThroughputMibPerSec >= 0)) {
+        throw new InvalidSchemaException(
+            "compactionThroughputMibPerSec must be >= 0, got " + compactionThroughputMibPerSec);
+      }
       if (chunkCacheBytes < 0) {
         throw new InvalidSchemaException("chunkCacheBytes must not be negative");
       }

@@ -55,6 +55,10 @@ public final class Engine implements Closeable {
   private final ExecutorService readExecutor;
   private final ExecutorService flushExecutor;
   private final ChunkCache chunkCache;
+  private final ExecutorService compactionExecutor;
+  private final dev.talus.compaction.Throttle compactionThrottle;
+  private final Object pauseMonitor = new Object();
+  private volatile boolean compactionsPaused;
   private final ReentrantLock memoryLock = new ReentrantLock();
   private final Condition memoryFreed = memoryLock.newCondition();
   private volatile boolean closed;
@@ -83,6 +87,17 @@ public final class Engine implements Closeable {
               return t;
             });
     this.chunkCache = ChunkCache.create(options.chunkCacheBytes());
+    AtomicInteger c = new AtomicInteger();
+    this.compactionExecutor =
+        Executors.newFixedThreadPool(
+            options.compactionThreads(),
+            r -> {
+              Thread t = new Thread(r, "talus-" + name + "-compaction-" + c.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.compactionThrottle =
+        dev.talus.compaction.Throttle.ofMibPerSecond(options.compactionThroughputMibPerSec());
   }
 
   /** Opens (creating if needed) the directory in {@code options}. */
@@ -237,6 +252,107 @@ public final class Engine implements Closeable {
     return chunkCache;
   }
 
+  dev.talus.compaction.Throttle compactionThrottle() {
+    return compactionThrottle;
+  }
+
+  /**
+   * Between partitions of every compaction: blocks while compactions are paused and cancels the
+   * compaction when the engine closes. Compactions are never interrupted: an interrupt would close
+   * file channels that readers share.
+   */
+  void compactionCheckpoint() {
+    if (closed) {
+      throw new dev.talus.compaction.CompactionInterruptedException("the database is closing");
+    }
+    if (!compactionsPaused) {
+      return;
+    }
+    synchronized (pauseMonitor) {
+      while (compactionsPaused && !closed) {
+        try {
+          pauseMonitor.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new dev.talus.compaction.CompactionInterruptedException("interrupted");
+        }
+      }
+    }
+    if (closed) {
+      throw new dev.talus.compaction.CompactionInterruptedException("the database is closing");
+    }
+  }
+
+  /** Pauses background and running compactions at their next partition boundary. */
+  public void pauseCompactions() {
+    compactionsPaused = true;
+  }
+
+  public void resumeCompactions() {
+    synchronized (pauseMonitor) {
+      compactionsPaused = false;
+      pauseMonitor.notifyAll();
+    }
+    for (TableStore t : tables.values()) {
+      scheduleCompaction(t);
+    }
+  }
+
+  public boolean compactionsPaused() {
+    return compactionsPaused;
+  }
+
+  void flushFinished(TableStore t) {
+    scheduleCompaction(t);
+  }
+
+  void compactionFinished(TableStore t) {
+    scheduleCompaction(t);
+  }
+
+  private final java.util.Set<TableStore> compactionQueued = ConcurrentHashMap.newKeySet();
+
+  /** Queues one background compaction round for {@code t} (at most one queued per table). */
+  void scheduleCompaction(TableStore t) {
+    if (closed || !options.backgroundCompaction() || compactionsPaused) {
+      return;
+    }
+    if (!compactionQueued.add(t)) {
+      return;
+    }
+    try {
+      compactionExecutor.execute(
+          () -> {
+            compactionQueued.remove(t);
+            try {
+              t.compactions().runNextBackground();
+            } catch (RuntimeException e) {
+              if (!closed) {
+                LOG.error("Background compaction of table {} failed", t.schema().name(), e);
+              }
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      compactionQueued.remove(t);
+    }
+  }
+
+  /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
+  public synchronized void setCompaction(TableStore t, dev.talus.CompactionOptions options) {
+    checkOpen();
+    TableSchema next = t.schema().withCompaction(options);
+    Map<Integer, TableSchema> all = new TreeMap<>(schemas);
+    all.put(t.id(), next);
+    try {
+      SchemaStore.save(fs, dir, all);
+    } catch (IOException e) {
+      throw new StorageException("cannot save the schema of " + t.schema().name(), e);
+    }
+    schemas.put(t.id(), next);
+    t.schemaChanged(next);
+    scheduleCompaction(t);
+  }
+
   /**
    * Blocks a writer while memtables (taking writes and being flushed) fill the engine's memtable
    * space, so memory never grows without bound; gives up with {@link WriteRejectedException} after
@@ -357,7 +473,17 @@ public final class Engine implements Closeable {
       }
     }
     closed = true;
+    synchronized (pauseMonitor) {
+      pauseMonitor.notifyAll();
+    }
+    compactionExecutor.shutdown();
     flushExecutor.shutdown();
+    try {
+      // never shutdownNow(): interrupting a compaction would close channels readers share
+      compactionExecutor.awaitTermination(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     try {
       flushExecutor.awaitTermination(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -39,12 +39,13 @@ public final class TableStore {
 
   private final Engine engine;
   private final int id;
-  private final TableSchema schema;
+  private volatile TableSchema schema;
   private final KeyCodec keys;
   private final Path directory;
   private final Manifest manifest;
   private final AtomicReference<TableView> view;
   private final ReadExecutor reads;
+  private final TableCompactions compactions;
 
   /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
@@ -77,6 +78,7 @@ public final class TableStore {
     this.manifest = manifest;
     this.view = new AtomicReference<>(new TableView(new Memtable(), List.of(), sstables));
     this.reads = new ReadExecutor(this, engine);
+    this.compactions = new TableCompactions(this, engine);
   }
 
   /** Opens a table directory: its manifest, removing crash leftovers, and its live SSTables. */
@@ -117,6 +119,54 @@ public final class TableStore {
 
   TableView view() {
     return view.get();
+  }
+
+  Manifest manifest() {
+    return manifest;
+  }
+
+  TableCompactions compactions() {
+    return compactions;
+  }
+
+  /** Switches the compaction strategy; the schema file was already rewritten by the engine. */
+  void schemaChanged(TableSchema newSchema) {
+    this.schema = newSchema;
+    compactions.strategyChanged(newSchema.compaction());
+  }
+
+  /**
+   * Makes a compaction's result live: one manifest edit (the atomic point), then the view, then the
+   * replaced files are marked obsolete (deleted once the last reader lets go).
+   */
+  void swapCompacted(dev.talus.compaction.CompactionTask.Result result) throws IOException {
+    List<SSTableReader> removed = new ArrayList<>();
+    for (var i : result.plan().inputs()) {
+      removed.add(((dev.talus.compaction.ReaderInfo) i).reader());
+    }
+    for (var i : result.plan().expired()) {
+      removed.add(((dev.talus.compaction.ReaderInfo) i).reader());
+    }
+    swap(removed, result.outputs());
+  }
+
+  void swap(List<SSTableReader> removed, List<SSTableReader> added) throws IOException {
+    List<Long> addedGens = added.stream().map(SSTableReader::generation).toList();
+    List<Long> removedGens = removed.stream().map(SSTableReader::generation).toList();
+    try {
+      manifest.apply(addedGens, removedGens);
+    } catch (IOException | RuntimeException e) {
+      for (SSTableReader r : added) {
+        r.markObsolete();
+        r.release();
+      }
+      throw e;
+    }
+    view.updateAndGet(v -> v.replace(removed, added));
+    for (SSTableReader r : removed) {
+      r.markObsolete();
+      r.release();
+    }
   }
 
   // ---------------- writes ----------------
@@ -238,6 +288,10 @@ public final class TableStore {
     view.updateAndGet(v -> v.flushed(m, result));
     engine.memoryFreed(m.liveBytes());
     flushes.incrementAndGet();
+    if (result != null) {
+      compactions.checkOutOfOrder(result);
+      engine.flushFinished(this);
+    }
   }
 
   SSTableOptions sstableOptions(int level) {
@@ -251,6 +305,7 @@ public final class TableStore {
         .compression(c)
         .bloomFpChance(schema.bloomFilterFpChance())
         .level(level)
+        .createdAt(engine.nowSeconds())
         .build();
   }
 
@@ -385,6 +440,22 @@ public final class TableStore {
 
   String describe(PartitionKey key) {
     return reads.describe(key);
+  }
+
+  /** A major compaction; returns when it is done. */
+  public void compact() {
+    engine.checkOpen();
+    compactions.major();
+  }
+
+  public void setCompaction(dev.talus.CompactionOptions options) {
+    engine.setCompaction(this, options);
+  }
+
+  /** Waits until no compaction runs for this table and its strategy proposes none. */
+  public void awaitCompactions() {
+    engine.checkOpen();
+    compactions.awaitIdle();
   }
 
   /** Releases the SSTables and the manifest. Memtables must have been flushed or logged. */

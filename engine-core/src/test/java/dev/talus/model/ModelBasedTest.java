@@ -1,6 +1,7 @@
 package dev.talus.model;
 
 import dev.talus.ClusteringOrder;
+import dev.talus.CompactionOptions;
 import dev.talus.DataType;
 import dev.talus.Delete;
 import dev.talus.Insert;
@@ -28,7 +29,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random operations against the engine and against {@link Model}, with clock jumps between them;
@@ -38,7 +40,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ModelBasedTest {
   static final int PARTITIONS = 3;
-  static final int OPS = 1_500;
+
+  /** Operations per run; 3 strategies × 10 seeds × 7,000 = 210,000 checked operations. */
+  static final int OPS = Integer.getInteger("talus.model.ops", 7_000);
 
   @TempDir Path tmp;
 
@@ -73,6 +77,15 @@ class ModelBasedTest {
   /** Closes and reopens the database. */
   record Restart() implements Op {}
 
+  /** A major compaction. */
+  record Compact() implements Op {}
+
+  /** Runs whatever the strategy proposes until it proposes nothing. */
+  record BackgroundCompactions() implements Op {}
+
+  /** Switches the compaction strategy: 0 size-tiered, 1 leveled, 2 time-window. */
+  record SetStrategy(int strategy) implements Op {}
+
   /** kind 0: whole partition; 1: c1 range; 2: c1 = x and c2 range. */
   record Read(
       int p,
@@ -86,15 +99,30 @@ class ModelBasedTest {
       int pageSize)
       implements Op {}
 
-  @ParameterizedTest
-  @ValueSource(longs = {1, 2, 3, 20261129, 0xC0FFEE})
-  void engineMatchesModel(long seed) {
-    List<Op> ops = generate(seed, OPS);
+  static Stream<Arguments> runs() {
+    List<Arguments> runs = new ArrayList<>();
+    long[] seeds = {1, 2, 3, 4, 5, 6, 7, 8, 20261129, 0xC0FFEE};
+    for (int strategy = 0; strategy < 3; strategy++) {
+      for (long seed : seeds) {
+        runs.add(Arguments.of(strategy, seed));
+      }
+    }
+    return runs.stream();
+  }
+
+  @ParameterizedTest(name = "strategy {0}, seed {1}")
+  @MethodSource("runs")
+  void engineMatchesModel(int strategy, long seed) {
+    List<Op> ops = new ArrayList<>();
+    ops.add(new SetStrategy(strategy));
+    ops.addAll(generate(seed, OPS));
     String failure = run(ops, tmp.resolve("run"));
     if (failure != null) {
       List<Op> shrunk = shrink(ops, failure);
       throw new AssertionError(
-          "seed "
+          "strategy "
+              + strategy
+              + ", seed "
               + seed
               + ": "
               + failure
@@ -147,10 +175,18 @@ class ModelBasedTest {
         ops.add(new DeletePartition(p, ts));
       } else if (k < 67) {
         ops.add(new Advance(1 + rnd.nextInt(8)));
-      } else if (k < 69) {
+      } else if (k < 68) {
         ops.add(new Flush());
+      } else if (k < 69) {
+        int which = rnd.nextInt(10);
+        ops.add(
+            which < 5
+                ? new BackgroundCompactions()
+                : which < 8
+                    ? new Compact()
+                    : which < 9 ? new Restart() : new SetStrategy(rnd.nextInt(3)));
       } else if (k < 70) {
-        ops.add(new Restart());
+        ops.add(rnd.nextBoolean() ? new Flush() : new BackgroundCompactions());
       } else {
         int kind = rnd.nextInt(3);
         int lo = rnd.nextInt(Model.C1_VALUES);
@@ -178,7 +214,8 @@ class ModelBasedTest {
     deleteTree(dir);
     ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
     Model model = new Model();
-    TalusOptions options = TalusOptions.builder(dir).clock(clock).build();
+    TalusOptions options =
+        TalusOptions.builder(dir).clock(clock).backgroundCompaction(false).build();
     TalusDb db = TalusDb.open(options);
     try {
       Table t =
@@ -189,6 +226,8 @@ class ModelBasedTest {
                   .clusteringColumn("c2", DataType.TEXT, ClusteringOrder.DESC)
                   .column("v1", DataType.INT)
                   .column("v2", DataType.TEXT)
+                  .gcGrace(Duration.ofSeconds(5))
+                  .compaction(CompactionOptions.sizeTiered().minThreshold(2).build())
                   .build());
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
@@ -269,6 +308,21 @@ class ModelBasedTest {
       model.deletePartition(d.p, d.ts);
     } else if (op instanceof Flush) {
       t.flush();
+    } else if (op instanceof Compact) {
+      t.compact();
+    } else if (op instanceof BackgroundCompactions) {
+      t.awaitCompactions();
+    } else if (op instanceof SetStrategy st) {
+      t.setCompaction(
+          switch (st.strategy) {
+            case 0 -> CompactionOptions.sizeTiered().minThreshold(2).build();
+            case 1 -> CompactionOptions.leveled().sstableSizeBytes(64 << 10).build();
+            default ->
+                CompactionOptions.timeWindow()
+                    .windowUnit(java.time.temporal.ChronoUnit.MINUTES)
+                    .minThreshold(2)
+                    .build();
+          });
     } else if (op instanceof Advance a) {
       clock.advance(Duration.ofSeconds(a.seconds));
     } else if (op instanceof Read r) {

@@ -1,0 +1,356 @@
+package dev.talus.engine;
+
+import dev.talus.CompactionOptions;
+import dev.talus.CorruptSSTableException;
+import dev.talus.StorageException;
+import dev.talus.TableSchema;
+import dev.talus.compaction.CompactionInterruptedException;
+import dev.talus.compaction.CompactionPlan;
+import dev.talus.compaction.CompactionPlanner;
+import dev.talus.compaction.CompactionTask;
+import dev.talus.compaction.OverlapOracle;
+import dev.talus.compaction.ReaderInfo;
+import dev.talus.compaction.SSTableInfo;
+import dev.talus.compaction.SizeTieredStrategy;
+import dev.talus.compaction.StrategyContext;
+import dev.talus.compaction.StrategyOptions;
+import dev.talus.compaction.TimeWindowStrategy;
+import dev.talus.data.PartitionKey;
+import dev.talus.io.CorruptFileException;
+import dev.talus.memtable.Memtable;
+import dev.talus.sstable.SSTableOptions;
+import dev.talus.sstable.SSTableReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The compactions of one table: asks its strategy (wrapped so fully expired SSTables are dropped
+ * whole under every strategy) for work, runs compaction tasks, and swaps their results into the
+ * manifest and the table view atomically. Thread-safe; the bookkeeping is guarded by this object's
+ * monitor, the merging itself runs outside it.
+ */
+final class TableCompactions {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCompactions.class);
+
+  private final TableStore table;
+  private final Engine engine;
+  private volatile CompactionPlanner planner;
+  private final Set<SSTableReader> compacting = new HashSet<>();
+  private int running;
+  private boolean majorInProgress;
+  final AtomicLong completed = new AtomicLong();
+  final AtomicLong bytesRead = new AtomicLong();
+  final AtomicLong bytesWritten = new AtomicLong();
+  final AtomicLong expiredDropped = new AtomicLong();
+  final AtomicLong tombstonesPurged = new AtomicLong();
+  final AtomicLong outOfOrderFlushes = new AtomicLong();
+
+  TableCompactions(TableStore table, Engine engine) {
+    this.table = table;
+    this.engine = engine;
+    this.planner = plannerFor(table.schema().compaction());
+  }
+
+  static StrategyOptions strategyOptions(CompactionOptions o) {
+    StrategyOptions.Tombstones t =
+        new StrategyOptions.Tombstones(
+            o.tombstoneThreshold(),
+            o.tombstoneCompactionInterval().getSeconds(),
+            o.uncheckedTombstoneCompaction());
+    return switch (o.strategy()) {
+      case SIZE_TIERED ->
+          new StrategyOptions.SizeTiered(
+              o.minThreshold(),
+              o.maxThreshold(),
+              o.bucketLow(),
+              o.bucketHigh(),
+              o.minSSTableSizeBytes(),
+              t);
+      case LEVELED -> new StrategyOptions.Leveled(o.sstableSizeBytes(), o.fanout(), t);
+      case TIME_WINDOW ->
+          new StrategyOptions.TimeWindow(
+              o.windowUnit().getDuration().getSeconds() * o.windowSize(),
+              o.minThreshold(),
+              o.maxThreshold(),
+              t);
+    };
+  }
+
+  static CompactionPlanner plannerFor(CompactionOptions o) {
+    return CompactionPlanner.of(strategyOptions(o), SizeTieredStrategy::new);
+  }
+
+  /** The new strategy takes over the existing SSTables as they are. */
+  void strategyChanged(CompactionOptions o) {
+    planner = plannerFor(o);
+  }
+
+  String describe() {
+    return planner.describe();
+  }
+
+  synchronized int running() {
+    return running;
+  }
+
+  /** 1 if the strategy would start a compaction now, else 0 (a cheap estimate). */
+  int pending() {
+    return nextPlan(false).isPresent() ? 1 : 0;
+  }
+
+  private StrategyContext context() {
+    TableView v = table.view();
+    List<SSTableInfo> candidates = new ArrayList<>();
+    List<SSTableInfo> busy = new ArrayList<>();
+    synchronized (this) {
+      for (SSTableReader r : v.sstables()) {
+        (compacting.contains(r) ? busy : candidates).add(new ReaderInfo(r));
+      }
+    }
+    long now = engine.nowSeconds();
+    return new StrategyContext(candidates, busy, now, gcBefore(now), memtableMinTimestamp(v));
+  }
+
+  long gcBefore(long now) {
+    return now - table.schema().gcGrace().getSeconds();
+  }
+
+  private static long memtableMinTimestamp(TableView v) {
+    long m = v.active().minTimestamp();
+    for (Memtable f : v.flushing()) {
+      m = Math.min(m, f.minTimestamp());
+    }
+    return m;
+  }
+
+  /** The smallest timestamp a memtable holds for {@code key}, or MAX_VALUE. */
+  private long memtableMinTimestamp(TableView v, PartitionKey key) {
+    long m = Long.MAX_VALUE;
+    if (v.active().get(key) != null) {
+      m = v.active().minTimestamp();
+    }
+    for (Memtable f : v.flushing()) {
+      if (f.get(key) != null) {
+        m = Math.min(m, f.minTimestamp());
+      }
+    }
+    return m;
+  }
+
+  private Optional<CompactionPlan> nextPlan(boolean reserve) {
+    synchronized (this) {
+      if (majorInProgress) {
+        return Optional.empty();
+      }
+      Optional<CompactionPlan> plan = planner.nextBackgroundTask(context());
+      if (reserve && plan.isPresent()) {
+        reserve(plan.get());
+      }
+      return plan;
+    }
+  }
+
+  private void reserve(CompactionPlan p) {
+    for (SSTableInfo i : p.inputs()) {
+      compacting.add(((ReaderInfo) i).reader());
+    }
+    for (SSTableInfo i : p.expired()) {
+      compacting.add(((ReaderInfo) i).reader());
+    }
+    running++;
+  }
+
+  private synchronized void unreserve(CompactionPlan p) {
+    for (SSTableInfo i : p.inputs()) {
+      compacting.remove(((ReaderInfo) i).reader());
+    }
+    for (SSTableInfo i : p.expired()) {
+      compacting.remove(((ReaderInfo) i).reader());
+    }
+    running--;
+    notifyAll();
+  }
+
+  /**
+   * Runs one background compaction if the strategy proposes one; returns whether it did. Called on
+   * the engine's compaction threads.
+   */
+  boolean runNextBackground() {
+    Optional<CompactionPlan> plan = nextPlan(true);
+    if (plan.isEmpty()) {
+      return false;
+    }
+    execute(plan.get());
+    return true;
+  }
+
+  /** A major compaction: waits for running ones, then merges everything the strategy says. */
+  void major() {
+    List<CompactionPlan> plans;
+    synchronized (this) {
+      while (majorInProgress || running > 0) {
+        awaitChange();
+      }
+      majorInProgress = true;
+      plans = planner.majorCompaction(context());
+      for (CompactionPlan p : plans) {
+        reserve(p);
+      }
+    }
+    try {
+      RuntimeException failure = null;
+      for (CompactionPlan p : plans) {
+        try {
+          execute(p);
+        } catch (RuntimeException e) {
+          failure = failure == null ? e : failure;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      synchronized (this) {
+        majorInProgress = false;
+        notifyAll();
+      }
+    }
+  }
+
+  /** Waits until no compaction of this table runs and the strategy proposes none. */
+  void awaitIdle() {
+    while (true) {
+      synchronized (this) {
+        while (running > 0 || majorInProgress) {
+          awaitChange();
+        }
+      }
+      if (!runNextBackground()) {
+        synchronized (this) {
+          if (running == 0 && !majorInProgress) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  private void awaitChange() {
+    try {
+      wait(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for compactions", e);
+    }
+    engine.checkOpen();
+  }
+
+  private void execute(CompactionPlan plan) {
+    try {
+      if (plan.inputs().isEmpty()) {
+        dropExpired(plan);
+        return;
+      }
+      TableView v = table.view();
+      List<SSTableReader> inputs = new ArrayList<>();
+      for (SSTableInfo i : plan.inputs()) {
+        inputs.add(((ReaderInfo) i).reader());
+      }
+      List<SSTableReader> all = new ArrayList<>(v.sstables());
+      OverlapOracle overlap =
+          OverlapOracle.forCompaction(all, inputs, key -> memtableMinTimestamp(table.view(), key));
+      long now = engine.nowSeconds();
+      CompactionTask task =
+          CompactionTask.builder(plan, engine.fs(), table.directory(), table.manifest())
+              .options(outputOptions(plan, inputs, now))
+              .chunkCache(engine.chunkCache())
+              .purge(now, gcBefore(now), overlap)
+              .throttle(engine.compactionThrottle())
+              .checkpoint(engine::compactionCheckpoint)
+              .build();
+      CompactionTask.Result result = task.run();
+      table.swapCompacted(result);
+      completed.incrementAndGet();
+      bytesRead.addAndGet(result.bytesRead());
+      bytesWritten.addAndGet(result.bytesWritten());
+      tombstonesPurged.addAndGet(result.tombstonesPurged());
+      expiredDropped.addAndGet(plan.expired().size());
+      LOG.debug(
+          "Compacted {} of table {}: {} -> {} bytes ({})",
+          plan.inputs().size(),
+          table.schema().name(),
+          result.bytesRead(),
+          result.bytesWritten(),
+          plan.reason());
+    } catch (CompactionInterruptedException e) {
+      LOG.debug("Compaction of {} cancelled", table.schema().name());
+    } catch (CorruptFileException e) {
+      throw new CorruptSSTableException(
+          "compaction of table " + table.schema().name() + ": " + e.getMessage(),
+          e.file(),
+          e.offset(),
+          e);
+    } catch (IOException e) {
+      throw new StorageException(
+          "compaction of table " + table.schema().name() + " failed: " + e.getMessage(), e);
+    } finally {
+      unreserve(plan);
+      engine.compactionFinished(table);
+    }
+  }
+
+  private void dropExpired(CompactionPlan plan) throws IOException {
+    List<SSTableReader> gone = new ArrayList<>();
+    for (SSTableInfo i : plan.expired()) {
+      gone.add(((ReaderInfo) i).reader());
+    }
+    table.swap(gone, List.of());
+    expiredDropped.addAndGet(gone.size());
+    completed.incrementAndGet();
+    LOG.debug(
+        "Dropped {} fully expired SSTables of table {} whole", gone.size(), table.schema().name());
+  }
+
+  private SSTableOptions outputOptions(CompactionPlan plan, List<SSTableReader> inputs, long now) {
+    SSTableOptions.Builder b = table.sstableOptions(plan.outputLevel()).toBuilder().createdAt(now);
+    long lower = Long.MAX_VALUE;
+    long upper = Long.MIN_VALUE;
+    for (SSTableReader r : inputs) {
+      SSTableOptions.CommitLogInterval i = r.stats().commitLogInterval();
+      if (i != null) {
+        lower = Math.min(lower, i.lower());
+        upper = Math.max(upper, i.upper());
+      }
+    }
+    if (lower <= upper) {
+      // outputs cover what their inputs covered, so replay after a restart stays exact
+      b.commitLogInterval(lower, upper);
+    }
+    return b.build();
+  }
+
+  /** After a flush under TWCS: writes into old windows defeat whole-file expiry; say so. */
+  void checkOutOfOrder(SSTableReader flushed) {
+    TableSchema s = table.schema();
+    if (s.compaction().strategy() != CompactionOptions.Strategy.TIME_WINDOW) {
+      return;
+    }
+    long window =
+        s.compaction().windowUnit().getDuration().getSeconds() * s.compaction().windowSize();
+    if (TimeWindowStrategy.isOutOfOrder(new ReaderInfo(flushed), engine.nowSeconds(), window)) {
+      outOfOrderFlushes.incrementAndGet();
+      LOG.warn(
+          "Table {} received writes with timestamps in past time windows (SSTable generation {});"
+              + " they keep old windows from expiring as whole files",
+          s.name(),
+          flushed.generation());
+    }
+  }
+}
