@@ -111,4 +111,44 @@ class TornTailTest {
     }
     System.out.println("TornTailTest " + mode + ": " + tried + " torn cases recovered");
   }
+
+  /**
+   * PERIODIC writers acknowledge records that follow a reservation whose writer died: replay skips
+   * the hole, keeps the records after it, and seals the segment so the next open needs no repair.
+   */
+  @org.junit.jupiter.api.Test
+  void holeInTheUnsyncedTailIsSkippedAndPaddedOver() throws Exception {
+    CommitLogConfig config = CommitLogConfig.builder().segmentSize(64 * 1024).build();
+    Path dir = tmp.resolve("hole");
+    List<CommitLogPosition> positions = new ArrayList<>();
+    try (CommitLog log = CommitLog.open(new NioStorageFs(), dir, config, new Recorder())) {
+      for (int i = 0; i < 10; i++) {
+        positions.add(log.append(Recorder.numbered(i, 30), new int[] {1}));
+      }
+    }
+    Path segment;
+    try (Stream<Path> s = Files.list(dir)) {
+      segment = s.sorted().findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(segment);
+    // No sync marker after the header (as if killed before the first periodic sync) ...
+    byte[] damaged = java.util.Arrays.copyOf(bytes, bytes.length - SegmentFormat.MARKER_SIZE);
+    // ... and record 5 never written.
+    int from = (int) positions.get(5).offset();
+    int to = (int) positions.get(6).offset();
+    java.util.Arrays.fill(damaged, from, to, (byte) 0);
+    Files.write(segment, damaged);
+
+    Recorder r = new Recorder();
+    try (CommitLog log = CommitLog.open(new NioStorageFs(), dir, config, r)) {
+      assertThat(log.stats().holesSkipped()).isEqualTo(1);
+      assertThat(log.stats().recordsSkippedAsCorrupt()).isZero();
+    }
+    assertThat(r.numbers()).containsExactly(0L, 1L, 2L, 3L, 4L, 6L, 7L, 8L, 9L);
+    Recorder again = new Recorder();
+    try (CommitLog log = CommitLog.open(new NioStorageFs(), dir, config, again)) {
+      assertThat(log.stats().holesSkipped()).isZero();
+    }
+    assertThat(again.numbers()).containsExactly(0L, 1L, 2L, 3L, 4L, 6L, 7L, 8L, 9L);
+  }
 }
