@@ -412,14 +412,18 @@ public final class CommitLog implements Closeable {
       Segment s = targets.get(i);
       try {
         if (markerAt[i] >= 0) {
+          // fsync first, marker after: a marker that reaches the disk then proves the bytes before
+          // it did too, whatever order a power loss persists the blocks of one fsync in. The
+          // marker itself becomes durable with the next fsync (or the second one when sealing).
           long m = markerAt[i];
-          s.file.write(SegmentFormat.marker(SYNC_MARKER, 0, s.id, m), m);
-          s.markedEnd = m + MARKER_SIZE;
           s.file.sync();
           synced = true;
-          s.durableEnd = m + MARKER_SIZE;
+          s.durableEnd = m;
+          s.file.write(SegmentFormat.marker(SYNC_MARKER, 0, s.id, m), m);
+          s.markedEnd = m + MARKER_SIZE;
         }
         if (sealing[i]) {
+          s.file.sync(); // the final marker, or an earlier one still unsynced
           s.file.close();
           s.sealed = true;
         }
