@@ -70,6 +70,10 @@ public final class CommitLog implements Closeable {
 
   private final Object rollMonitor = new Object();
   private volatile Segment active;
+
+  /** Created ahead by the sync thread so that a roll does not wait for two fsyncs. */
+  private Segment spare; // guarded by rollMonitor
+
   private long nextSegmentId; // guarded by rollMonitor
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -193,7 +197,12 @@ public final class CommitLog implements Closeable {
     }
   }
 
-  /** The position the next record will get or pass: flushing up to it covers everything before. */
+  /**
+   * The end of everything reserved so far: every record appended before this call (and any append
+   * still in flight that already reserved its space) lies before it. The engine passes such a
+   * position to {@link #markFlushed} once the matching memtable is flushed; it must make sure that
+   * appends racing with the memtable switch land in the memtable the position belongs to.
+   */
   public CommitLogPosition currentPosition() {
     Segment seg = active;
     return new CommitLogPosition(seg.id, seg.end());
@@ -236,11 +245,14 @@ public final class CommitLog implements Closeable {
         return;
       }
       checkNotFailed();
-      Segment next;
-      try {
-        next = createSegment(nextSegmentId++);
-      } catch (IOException e) {
-        throw fail(e, "cannot create a commit log segment");
+      Segment next = spare;
+      spare = null;
+      if (next == null) {
+        try {
+          next = createSegment(nextSegmentId++);
+        } catch (IOException e) {
+          throw fail(e, "cannot create a commit log segment");
+        }
       }
       full.closeForRecords();
       active = next;
@@ -367,12 +379,53 @@ public final class CommitLog implements Closeable {
         }
         passesCompleted++;
         progress.signalAll();
+        lock.unlock();
+        try {
+          prepareSpare();
+        } finally {
+          lock.lock();
+        }
       }
     } catch (RuntimeException | Error e) {
       fail(e, "the commit log sync thread died");
       throw e;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Pre-creates the next segment (header written and synced, name durable) if none is waiting. */
+  private void prepareSpare() {
+    synchronized (rollMonitor) {
+      if (spare != null || closed.get() || failure != null) {
+        return;
+      }
+      try {
+        spare = createSegment(nextSegmentId++);
+      } catch (IOException e) {
+        fail(e, "cannot create a commit log segment");
+      }
+    }
+  }
+
+  /** Closes and deletes an unused spare; it holds no record and no position names its id. */
+  private void dropSpare() {
+    Segment s;
+    synchronized (rollMonitor) {
+      s = spare;
+      spare = null;
+    }
+    if (s == null) {
+      return;
+    }
+    synchronized (segments) {
+      segments.remove(s);
+    }
+    try {
+      s.file.close();
+      fs.delete(s.path);
+    } catch (IOException e) {
+      LOG.warn("Could not delete the unused commit log segment {}", s.path, e);
     }
   }
 
@@ -511,6 +564,7 @@ public final class CommitLog implements Closeable {
       lock.unlock();
     }
     joinSyncThread();
+    dropSpare();
     Throwable before = failure;
     try {
       syncPass(true);

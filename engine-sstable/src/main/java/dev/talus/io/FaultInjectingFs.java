@@ -208,8 +208,8 @@ public final class FaultInjectingFs implements StorageFs {
           Map.Entry<Path, FileState> e = it.next();
           Path path = e.getKey();
           FileState st = e.getValue();
-          if (!st.nameDurable) {
-            delegate.delete(path);
+          if (!st.nameDurable || !delegate.exists(path)) {
+            delegate.delete(path); // (or it was removed behind the wrapper's back)
             it.remove();
             continue;
           }
