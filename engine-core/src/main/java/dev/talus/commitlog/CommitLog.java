@@ -352,7 +352,8 @@ public final class CommitLog implements Closeable {
         while (!stopRequested) {
           boolean demand = forceRequested || waiters > 0;
           long due = lastStart + interval - System.nanoTime();
-          if (mode == SyncMode.PERIODIC ? demand || due <= 0 : demand && due <= 0) {
+          // An explicit sync(), a roll or close goes at once; waiting writers respect the window.
+          if (forceRequested || (mode == SyncMode.PERIODIC ? due <= 0 : waiters > 0 && due <= 0)) {
             break;
           }
           if (mode != SyncMode.PERIODIC && !demand) {
