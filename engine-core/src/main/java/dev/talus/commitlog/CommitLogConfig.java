@@ -1,0 +1,167 @@
+package dev.talus.commitlog;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Commit log settings, fixed at open. Immutable and thread-safe; build with {@link #builder()}.
+ * Defaults follow Cassandra's {@code cassandra.yaml}: 32 MiB segments, PERIODIC sync every 10 s.
+ */
+public final class CommitLogConfig {
+  /** When an append returns, and what then survives a crash. See {@code docs/durability.md}. */
+  public enum SyncMode {
+    /**
+     * Append returns once the record has been handed to the OS; a background fsync runs every
+     * {@link #periodicInterval()}. Survives kill -9; a power loss may lose up to one interval.
+     */
+    PERIODIC,
+    /**
+     * Append waits for the next fsync; fsyncs run at most once per {@link #groupWindow()} while
+     * someone waits, so concurrent writers share one. Survives power loss.
+     */
+    GROUP,
+    /**
+     * Append waits for an fsync covering its record, started as soon as the previous one ends;
+     * writers arriving during an fsync share the next. Survives power loss.
+     */
+    BATCH
+  }
+
+  public static final int MIN_SEGMENT_SIZE = 4 * 1024;
+  public static final int MAX_SEGMENT_SIZE = 1 << 30;
+
+  private final int segmentSize;
+  private final SyncMode syncMode;
+  private final Duration periodicInterval;
+  private final Duration groupWindow;
+  private final boolean skipCorruptRecords;
+
+  private CommitLogConfig(Builder b) {
+    this.segmentSize = b.segmentSize;
+    this.syncMode = b.syncMode;
+    this.periodicInterval = b.periodicInterval;
+    this.groupWindow = b.groupWindow;
+    this.skipCorruptRecords = b.skipCorruptRecords;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static CommitLogConfig defaults() {
+    return builder().build();
+  }
+
+  public int segmentSize() {
+    return segmentSize;
+  }
+
+  /** The largest payload accepted: half a segment, as in Cassandra. */
+  public int maxMutationSize() {
+    return segmentSize / 2;
+  }
+
+  public SyncMode syncMode() {
+    return syncMode;
+  }
+
+  public Duration periodicInterval() {
+    return periodicInterval;
+  }
+
+  public Duration groupWindow() {
+    return groupWindow;
+  }
+
+  public boolean skipCorruptRecords() {
+    return skipCorruptRecords;
+  }
+
+  public Builder toBuilder() {
+    return builder()
+        .segmentSize(segmentSize)
+        .syncMode(syncMode)
+        .periodicInterval(periodicInterval)
+        .groupWindow(groupWindow)
+        .skipCorruptRecords(skipCorruptRecords);
+  }
+
+  @Override
+  public String toString() {
+    return "CommitLogConfig{segmentSize="
+        + segmentSize
+        + ", syncMode="
+        + syncMode
+        + ", periodicInterval="
+        + periodicInterval
+        + ", groupWindow="
+        + groupWindow
+        + ", skipCorruptRecords="
+        + skipCorruptRecords
+        + "}";
+  }
+
+  /** Not thread-safe. Values are checked by {@link #build()}. */
+  public static final class Builder {
+    private int segmentSize = 32 * 1024 * 1024;
+    private SyncMode syncMode = SyncMode.PERIODIC;
+    private Duration periodicInterval = Duration.ofSeconds(10);
+    private Duration groupWindow = Duration.ofMillis(15);
+    private boolean skipCorruptRecords;
+
+    private Builder() {}
+
+    /** Bytes per segment file, 4 KiB to 1 GiB; default 32 MiB. */
+    public Builder segmentSize(int bytes) {
+      this.segmentSize = bytes;
+      return this;
+    }
+
+    public Builder syncMode(SyncMode mode) {
+      this.syncMode = Objects.requireNonNull(mode, "syncMode");
+      return this;
+    }
+
+    /** PERIODIC: time between fsyncs; default 10 s. */
+    public Builder periodicInterval(Duration interval) {
+      this.periodicInterval = Objects.requireNonNull(interval, "periodicInterval");
+      return this;
+    }
+
+    /** GROUP: minimum time between fsyncs; default 15 ms. */
+    public Builder groupWindow(Duration window) {
+      this.groupWindow = Objects.requireNonNull(window, "groupWindow");
+      return this;
+    }
+
+    /**
+     * Replay skips (and counts, and logs) damaged records in the synced part of the log instead of
+     * refusing to open; default false. Like Cassandra's {@code
+     * -Dcassandra.commitlog.ignorereplayerrors=true}: data in skipped records is lost.
+     */
+    public Builder skipCorruptRecords(boolean skip) {
+      this.skipCorruptRecords = skip;
+      return this;
+    }
+
+    public CommitLogConfig build() {
+      if (segmentSize < MIN_SEGMENT_SIZE || segmentSize > MAX_SEGMENT_SIZE) {
+        throw new IllegalArgumentException(
+            "segmentSize must be between "
+                + MIN_SEGMENT_SIZE
+                + " and "
+                + MAX_SEGMENT_SIZE
+                + " bytes, was "
+                + segmentSize);
+      }
+      if (periodicInterval.isNegative() || periodicInterval.isZero()) {
+        throw new IllegalArgumentException(
+            "periodicInterval must be positive, was " + periodicInterval);
+      }
+      if (groupWindow.isNegative()) {
+        throw new IllegalArgumentException("groupWindow must be >= 0, was " + groupWindow);
+      }
+      return new CommitLogConfig(this);
+    }
+  }
+}
