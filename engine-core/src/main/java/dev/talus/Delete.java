@@ -65,9 +65,16 @@ public final class Delete {
     return this;
   }
 
+  /** Applies the write; it is visible to reads when this returns. */
   public void execute() {
-    table
-        .store()
-        .write(new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp));
+    table.store().write(request());
+  }
+
+  WriteRequest request() {
+    return new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp);
+  }
+
+  Table table() {
+    return table;
   }
 }

@@ -50,10 +50,14 @@ public final class Insert {
 
   /** Applies the write; it is visible to reads when this returns. */
   public void execute() {
-    table
-        .store()
-        .write(
-            new WriteRequest(
-                WriteRequest.Kind.INSERT, List.of(), values, List.of(), ttl, timestamp));
+    table.store().write(request());
+  }
+
+  WriteRequest request() {
+    return new WriteRequest(WriteRequest.Kind.INSERT, List.of(), values, List.of(), ttl, timestamp);
+  }
+
+  Table table() {
+    return table;
   }
 }

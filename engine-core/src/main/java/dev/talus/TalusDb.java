@@ -67,6 +67,19 @@ public final class TalusDb implements AutoCloseable {
     return engine.tables().stream().map(this::handle).toList();
   }
 
+  /**
+   * Starts a batch: writes to one or more tables recorded as one commit-log record (all replayed
+   * after a crash, or none).
+   */
+  public Batch batch() {
+    engine.checkOpen();
+    return new Batch(this);
+  }
+
+  Engine engine() {
+    return engine;
+  }
+
   /** Time-based UUIDs from this database's clock, unique and ordered within it. */
   public TimeUuidGenerator timeUuids() {
     engine.checkOpen();

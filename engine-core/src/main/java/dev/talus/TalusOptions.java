@@ -18,6 +18,11 @@ public final class TalusOptions {
   private final int compactionThreads;
   private final double compactionThroughputMibPerSec;
   private final boolean backgroundCompaction;
+  private final CommitLogSync commitLogSync;
+  private final java.time.Duration commitLogSyncPeriod;
+  private final java.time.Duration commitLogGroupWindow;
+  private final int commitLogSegmentBytes;
+  private final boolean skipCorruptCommitLogRecords;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -29,6 +34,39 @@ public final class TalusOptions {
     this.compactionThreads = b.compactionThreads;
     this.compactionThroughputMibPerSec = b.compactionThroughputMibPerSec;
     this.backgroundCompaction = b.backgroundCompaction;
+    this.commitLogSync = b.commitLogSync;
+    this.commitLogSyncPeriod = b.commitLogSyncPeriod;
+    this.commitLogGroupWindow = b.commitLogGroupWindow;
+    this.commitLogSegmentBytes = b.commitLogSegmentBytes;
+    this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
+  }
+
+  /** When writes are acknowledged relative to the commit log's fsync (default PERIODIC). */
+  public CommitLogSync commitLogSync() {
+    return commitLogSync;
+  }
+
+  /** PERIODIC: how often the commit log is fsynced (default 10 s). */
+  public java.time.Duration commitLogSyncPeriod() {
+    return commitLogSyncPeriod;
+  }
+
+  /** GROUP: the longest a writer waits for the shared fsync (default 15 ms). */
+  public java.time.Duration commitLogGroupWindow() {
+    return commitLogGroupWindow;
+  }
+
+  /** Size of a commit-log segment (default 32 MiB); a write may use at most half of one. */
+  public int commitLogSegmentBytes() {
+    return commitLogSegmentBytes;
+  }
+
+  /**
+   * Whether opening skips commit-log records that fail their checksum before the tail (counted and
+   * logged) instead of failing with {@link CorruptCommitLogException} (default false).
+   */
+  public boolean skipCorruptCommitLogRecords() {
+    return skipCorruptCommitLogRecords;
   }
 
   /** Threads running background compactions (default 1). */
@@ -100,6 +138,16 @@ public final class TalusOptions {
         + compactionThroughputMibPerSec
         + ", backgroundCompaction="
         + backgroundCompaction
+        + ", commitLogSync="
+        + commitLogSync
+        + ", commitLogSyncPeriod="
+        + commitLogSyncPeriod
+        + ", commitLogGroupWindow="
+        + commitLogGroupWindow
+        + ", commitLogSegmentBytes="
+        + commitLogSegmentBytes
+        + ", skipCorruptCommitLogRecords="
+        + skipCorruptCommitLogRecords
         + "}";
   }
 
@@ -114,6 +162,11 @@ public final class TalusOptions {
     private int compactionThreads = 1;
     private double compactionThroughputMibPerSec;
     private boolean backgroundCompaction = true;
+    private CommitLogSync commitLogSync = CommitLogSync.PERIODIC;
+    private java.time.Duration commitLogSyncPeriod = java.time.Duration.ofSeconds(10);
+    private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(15);
+    private int commitLogSegmentBytes = 32 << 20;
+    private boolean skipCorruptCommitLogRecords;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -170,7 +223,47 @@ public final class TalusOptions {
       return this;
     }
 
+    /** When writes are acknowledged relative to the commit log's fsync (default PERIODIC). */
+    public Builder commitLogSync(CommitLogSync mode) {
+      this.commitLogSync = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** PERIODIC mode's fsync interval (default 10 s). */
+    public Builder commitLogSyncPeriod(java.time.Duration period) {
+      this.commitLogSyncPeriod = Objects.requireNonNull(period, "period");
+      return this;
+    }
+
+    /** GROUP mode's window between shared fsyncs (default 15 ms). */
+    public Builder commitLogGroupWindow(java.time.Duration window) {
+      this.commitLogGroupWindow = Objects.requireNonNull(window, "window");
+      return this;
+    }
+
+    /** Commit-log segment size (default 32 MiB). */
+    public Builder commitLogSegmentBytes(int bytes) {
+      this.commitLogSegmentBytes = bytes;
+      return this;
+    }
+
+    /** Skip (count and log) corrupt commit-log records at open instead of failing. */
+    public Builder skipCorruptCommitLogRecords(boolean skip) {
+      this.skipCorruptCommitLogRecords = skip;
+      return this;
+    }
+
     public TalusOptions build() {
+      if (commitLogSegmentBytes < 64 << 10 || commitLogSegmentBytes > 1 << 30) {
+        throw new InvalidSchemaException(
+            "commitLogSegmentBytes must be between 64 KiB and 1 GiB, got " + commitLogSegmentBytes);
+      }
+      if (commitLogSyncPeriod.isNegative()
+          || commitLogSyncPeriod.isZero()
+          || commitLogGroupWindow.isNegative()) {
+        throw new InvalidSchemaException(
+            "commitLogSyncPeriod must be positive and commitLogGroupWindow not negative");
+      }
       if (compactionThreads < 1) {
         throw new InvalidSchemaException(
             "compactionThreads must be at least 1, got " + compactionThreads);

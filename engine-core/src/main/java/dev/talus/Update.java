@@ -50,10 +50,16 @@ public final class Update {
     return this;
   }
 
+  /** Applies the write; it is visible to reads when this returns. */
   public void execute() {
-    table
-        .store()
-        .write(
-            new WriteRequest(WriteRequest.Kind.UPDATE, where, values, List.of(), ttl, timestamp));
+    table.store().write(request());
+  }
+
+  WriteRequest request() {
+    return new WriteRequest(WriteRequest.Kind.UPDATE, where, values, List.of(), ttl, timestamp);
+  }
+
+  Table table() {
+    return table;
   }
 }

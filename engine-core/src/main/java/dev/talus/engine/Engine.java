@@ -1,5 +1,6 @@
 package dev.talus.engine;
 
+import dev.talus.CorruptCommitLogException;
 import dev.talus.DirectoryLockedException;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
@@ -8,7 +9,13 @@ import dev.talus.TableSchema;
 import dev.talus.TalusClosedException;
 import dev.talus.TalusOptions;
 import dev.talus.WriteRejectedException;
+import dev.talus.commitlog.CommitLog;
+import dev.talus.commitlog.CommitLogConfig;
+import dev.talus.commitlog.CommitLogFailedException;
+import dev.talus.commitlog.CommitLogPosition;
+import dev.talus.commitlog.CommitLogStats;
 import dev.talus.data.PartitionUpdate;
+import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileLockHandle;
 import dev.talus.io.LockHeldException;
 import dev.talus.io.NioStorageFs;
@@ -16,6 +23,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.sstable.ChunkCache;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -62,6 +70,9 @@ public final class Engine implements Closeable {
   private final ReentrantLock memoryLock = new ReentrantLock();
   private final Condition memoryFreed = memoryLock.newCondition();
   private volatile boolean closed;
+  private CommitLog commitLog;
+  private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  private long replayedRecords;
 
   private Engine(TalusOptions options, StorageFs fs, FileLockHandle lock) {
     this.options = options;
@@ -124,6 +135,7 @@ public final class Engine implements Closeable {
     Engine engine = new Engine(options, fs, lock);
     try {
       engine.loadTables();
+      engine.openCommitLog();
       return engine;
     } catch (RuntimeException | IOException e) {
       engine.close();
@@ -140,8 +152,119 @@ public final class Engine implements Closeable {
       schemas.put(e.getKey(), e.getValue());
       TableSchema s = e.getValue();
       Path tdir = tableDir(e.getKey(), s);
-      tables.put(s.name(), TableStore.open(this, e.getKey(), s, tdir));
+      TableStore t = TableStore.open(this, e.getKey(), s, tdir);
+      tables.put(s.name(), t);
+      byId.put(e.getKey(), t);
     }
+  }
+
+  /** Commit-log positions as one long: segment id in the high half, offset in the low half. */
+  static long encode(CommitLogPosition p) {
+    return (p.segmentId() << 32) | p.offset();
+  }
+
+  static CommitLogPosition decode(long p) {
+    return new CommitLogPosition(p >>> 32, p & 0xFFFF_FFFFL);
+  }
+
+  /**
+   * Replays every commit-log record not yet covered by a table's SSTables, flushes what it
+   * replayed, and lets the log drop the segments nobody needs any more.
+   */
+  private void openCommitLog() {
+    CommitLogConfig config =
+        CommitLogConfig.builder()
+            .segmentSize(options.commitLogSegmentBytes())
+            .syncMode(
+                switch (options.commitLogSync()) {
+                  case PERIODIC -> CommitLogConfig.SyncMode.PERIODIC;
+                  case GROUP -> CommitLogConfig.SyncMode.GROUP;
+                  case BATCH -> CommitLogConfig.SyncMode.BATCH;
+                })
+            .periodicInterval(options.commitLogSyncPeriod())
+            .groupWindow(options.commitLogGroupWindow())
+            .skipCorruptRecords(options.skipCorruptCommitLogRecords())
+            .build();
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    java.util.Set<TableStore> replayedInto = new java.util.LinkedHashSet<>();
+    Path logDir = dir.resolve("commitlog");
+    try {
+      fs.createDirectories(logDir);
+      commitLog =
+          CommitLog.open(
+              fs,
+              logDir,
+              config,
+              (position, payload) -> {
+                Mutation m;
+                try {
+                  m = Mutation.deserialize(payload);
+                } catch (IOException e) {
+                  throw new CorruptCommitLogException(
+                      "commit-log record at "
+                          + position
+                          + " passed its checksum but cannot be decoded: "
+                          + e.getMessage(),
+                      logDir,
+                      position.offset(),
+                      e);
+                }
+                long at = encode(position);
+                for (Mutation.Entry entry : m.entries()) {
+                  seen.add(entry.tableId());
+                  TableStore t = byId.get(entry.tableId());
+                  if (t != null && at >= t.replayFrom()) {
+                    t.applyReplayed(entry.update());
+                    replayedInto.add(t);
+                  }
+                }
+                replayedRecords++;
+              });
+    } catch (CorruptFileException e) {
+      throw new CorruptCommitLogException(
+          "the commit log is damaged before its tail: "
+              + e.getMessage()
+              + ". Open with skipCorruptCommitLogRecords(true) to skip damaged records (their"
+              + " writes are lost)",
+          e.file(),
+          e.offset(),
+          e);
+    } catch (UncheckedIOException e) {
+      throw new StorageException("cannot open the commit log in " + logDir, e);
+    } catch (IOException e) {
+      throw new StorageException("cannot open the commit log in " + logDir, e);
+    }
+    if (!replayedInto.isEmpty()) {
+      LOG.info(
+          "Replayed {} commit-log records into {} table(s) of {}",
+          replayedRecords,
+          replayedInto.size(),
+          dir);
+    }
+    for (TableStore t : replayedInto) {
+      t.flush();
+    }
+    CommitLogPosition now = commitLog.currentPosition();
+    for (int id : seen) {
+      TableStore t = byId.get(id);
+      if (t == null || !replayedInto.contains(t)) {
+        commitLog.markFlushed(id, now);
+      }
+    }
+  }
+
+  /** Records replayed from the commit log when this engine opened. */
+  public long replayedRecords() {
+    return replayedRecords;
+  }
+
+  /** The commit log's position now, encoded (see {@link #encode}). */
+  long commitLogPosition() {
+    return encode(commitLog.currentPosition());
+  }
+
+  void markFlushed(int tableId, long upTo) {
+    commitLog.markFlushed(tableId, decode(upTo));
   }
 
   private Path tableDir(int id, TableSchema s) {
@@ -194,6 +317,7 @@ public final class Engine implements Closeable {
       throw new StorageException("cannot open table " + schema.name() + ": " + e.getMessage(), e);
     }
     tables.put(schema.name(), store);
+    byId.put(id, store);
     return store;
   }
 
@@ -231,8 +355,65 @@ public final class Engine implements Closeable {
     return clock.instant().getEpochSecond();
   }
 
-  /** The commit-log seam: every validated write passes here before it reaches a memtable. */
-  void logWrite(int tableId, PartitionUpdate update) {}
+  /** Every validated write is appended to the commit log before it reaches a memtable. */
+  void logWrite(Mutation mutation) {
+    byte[] payload = mutation.serialize();
+    try {
+      commitLog.append(payload, mutation.tableIds());
+    } catch (IllegalArgumentException e) {
+      throw new WriteRejectedException(
+          "a write of "
+              + payload.length
+              + " bytes is larger than the commit log accepts ("
+              + commitLog.config().maxMutationSize()
+              + " bytes, half a segment); nothing was written. Split it or raise"
+              + " commitLogSegmentBytes");
+    } catch (CommitLogFailedException e) {
+      throw new StorageException(
+          "the commit log failed and refuses writes until the database is reopened: "
+              + e.getMessage(),
+          e);
+    } catch (IllegalStateException e) {
+      checkOpen();
+      throw e;
+    }
+  }
+
+  public CommitLogStats commitLogStats() {
+    return commitLog.stats();
+  }
+
+  /** Writes several updates, possibly to several tables, as one commit-log record. */
+  void writeBatch(List<TableStore> targets, List<PartitionUpdate> updates) {
+    checkOpen();
+    long bytes = 0;
+    List<Mutation.Entry> entries = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      entries.add(new Mutation.Entry(targets.get(i).id(), updates.get(i)));
+      bytes += updates.get(i).heapSize();
+    }
+    awaitMemtableSpace(bytes);
+    List<TableStore> order =
+        new ArrayList<>(
+            new java.util.TreeSet<>(targets.stream().map(TableStore::id).toList())
+                .stream().map(byId::get).toList());
+    for (TableStore t : order) {
+      t.lockWrites();
+    }
+    try {
+      logWrite(new Mutation(entries));
+      for (int i = 0; i < targets.size(); i++) {
+        targets.get(i).applyLogged(updates.get(i));
+      }
+    } finally {
+      for (int i = order.size() - 1; i >= 0; i--) {
+        order.get(i).unlockWrites();
+      }
+    }
+    for (TableStore t : order) {
+      afterWrite(t);
+    }
+  }
 
   void memoryUsed(long bytes) {
     memtableBytes.addAndGet(bytes);
@@ -462,16 +643,9 @@ public final class Engine implements Closeable {
     if (closed) {
       return;
     }
-    // Until the commit log lands, memtables are flushed so no acknowledged write is lost.
+    // Nothing is flushed: the commit log holds every acknowledged write and the next open
+    // replays it. In-flight writes finish before the log closes (it waits for them).
     RuntimeException failure = null;
-    for (TableStore t : tables.values()) {
-      try {
-        t.flush();
-      } catch (RuntimeException e) {
-        failure = failure == null ? e : failure;
-        LOG.error("Flush at close of table {} failed", t.schema().name(), e);
-      }
-    }
     closed = true;
     synchronized (pauseMonitor) {
       pauseMonitor.notifyAll();
@@ -488,6 +662,14 @@ public final class Engine implements Closeable {
       flushExecutor.awaitTermination(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (commitLog != null) {
+      try {
+        commitLog.close();
+      } catch (RuntimeException e) {
+        failure = e;
+        LOG.error("Closing the commit log of {} failed", dir, e);
+      }
     }
     for (TableStore t : tables.values()) {
       t.close();

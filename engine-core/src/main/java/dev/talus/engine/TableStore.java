@@ -58,6 +58,7 @@ public final class TableStore {
   private final AtomicLong sstablesRead = new AtomicLong();
   private final AtomicLong flushes = new AtomicLong();
   private final AtomicInteger lastReadTombstones = new AtomicInteger();
+  private final long replayFrom;
 
   /** True while a background flush of this table is queued, so one is queued at most. */
   final java.util.concurrent.atomic.AtomicBoolean flushQueued =
@@ -76,7 +77,17 @@ public final class TableStore {
     this.keys = new KeyCodec(schema);
     this.directory = directory;
     this.manifest = manifest;
-    this.view = new AtomicReference<>(new TableView(new Memtable(), List.of(), sstables));
+    long covered = Long.MIN_VALUE;
+    for (SSTableReader r : sstables) {
+      SSTableOptions.CommitLogInterval i = r.stats().commitLogInterval();
+      if (i != null) {
+        covered = Math.max(covered, i.upper());
+      }
+    }
+    this.replayFrom = covered;
+    Memtable first = new Memtable();
+    first.setCommitLogLower(covered);
+    this.view = new AtomicReference<>(new TableView(first, List.of(), sstables));
     this.reads = new ReadExecutor(this, engine);
     this.compactions = new TableCompactions(this, engine);
   }
@@ -179,7 +190,7 @@ public final class TableStore {
     apply(u);
   }
 
-  private static long checkTimestamp(long ts) {
+  static long checkTimestamp(long ts) {
     if (ts == Long.MIN_VALUE || ts == Long.MAX_VALUE) {
       throw new InvalidQueryException(
           "timestamp " + ts + " is reserved; use microseconds since the epoch");
@@ -193,19 +204,37 @@ public final class TableStore {
     engine.awaitMemtableSpace(size);
     switchLock.readLock().lock();
     try {
-      engine.logWrite(id, u);
-      Memtable m = view.get().active();
-      engine.memoryUsed(m.apply(u));
+      engine.logWrite(new Mutation(List.of(new Mutation.Entry(id, u))));
+      applyLogged(u);
     } finally {
       switchLock.readLock().unlock();
     }
-    writes.incrementAndGet();
     engine.afterWrite(this);
+  }
+
+  /** Holds off memtable switches while a batch logs and applies (lock in table-id order). */
+  void lockWrites() {
+    switchLock.readLock().lock();
+  }
+
+  void unlockWrites() {
+    switchLock.readLock().unlock();
+  }
+
+  /** Applies an update already in the commit log; the caller holds {@link #lockWrites}. */
+  void applyLogged(PartitionUpdate u) {
+    engine.memoryUsed(view.get().active().apply(u));
+    writes.incrementAndGet();
   }
 
   /** Applies an update replayed from the commit log (not logged again). */
   void applyReplayed(PartitionUpdate u) {
     engine.memoryUsed(view.get().active().apply(u));
+  }
+
+  /** Commit-log records at or after this (encoded) position are not in this table's SSTables. */
+  long replayFrom() {
+    return replayFrom;
   }
 
   // ---------------- flush ----------------
@@ -230,7 +259,13 @@ public final class TableStore {
       }
       sealed = v.active();
       if (!sealed.isEmpty()) {
-        view.set(v.switchMemtable(new Memtable()));
+        // No write of this table is in flight (we hold the barrier), and the log hands out
+        // positions in order, so every later write of this table lands after this position.
+        long position = engine.commitLogPosition();
+        sealed.setCommitLogUpper(position);
+        Memtable fresh = new Memtable();
+        fresh.setCommitLogLower(position);
+        view.set(v.switchMemtable(fresh));
       }
     } finally {
       switchLock.writeLock().unlock();
@@ -261,7 +296,13 @@ public final class TableStore {
         long gen = manifest.newGeneration();
         try (SSTableWriter w =
             SSTableWriter.create(
-                engine.fs(), directory, gen, Math.max(1, m.partitionCount()), sstableOptions(0))) {
+                engine.fs(),
+                directory,
+                gen,
+                Math.max(1, m.partitionCount()),
+                sstableOptions(0).toBuilder()
+                    .commitLogInterval(Math.max(0, m.commitLogLower()), m.commitLogUpper())
+                    .build())) {
           for (MemPartition p : m.partitions()) {
             PartitionMerger.Merged merged =
                 PartitionMerger.merge(p.key(), List.of(p), Slice.ALL, false);
@@ -288,6 +329,7 @@ public final class TableStore {
     view.updateAndGet(v -> v.flushed(m, result));
     engine.memoryFreed(m.liveBytes());
     flushes.incrementAndGet();
+    engine.markFlushed(id, m.commitLogUpper());
     if (result != null) {
       compactions.checkOutOfOrder(result);
       engine.flushFinished(this);

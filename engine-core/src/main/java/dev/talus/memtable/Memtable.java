@@ -19,6 +19,28 @@ public final class Memtable {
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong operations = new AtomicLong();
 
+  /** Commit-log positions (encoded) this memtable covers: [lower, upper); set by the engine. */
+  private volatile long commitLogLower = Long.MIN_VALUE;
+
+  private volatile long commitLogUpper = Long.MAX_VALUE;
+
+  public long commitLogLower() {
+    return commitLogLower;
+  }
+
+  public long commitLogUpper() {
+    return commitLogUpper;
+  }
+
+  public void setCommitLogLower(long position) {
+    commitLogLower = position;
+  }
+
+  /** Set when the memtable is sealed: every later write of its table has a later position. */
+  public void setCommitLogUpper(long position) {
+    commitLogUpper = position;
+  }
+
   /** Applies {@code update}; returns the bytes it is estimated to add. */
   public long apply(PartitionUpdate update) {
     MemPartition p = partitions.computeIfAbsent(update.key(), MemPartition::new);
