@@ -82,6 +82,9 @@ final class RatioChart {
   }
 
   private static String format(double v) {
-    return v >= 10 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    if (v >= 10) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    return String.format(Locale.ROOT, v >= 0.1 ? "%.2f" : "%.3f", v);
   }
 }
