@@ -1,0 +1,141 @@
+package dev.talus.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the same workloads on Talus and on RocksDB in one process, alternating engines, with the
+ * same data from the same seed, and writes a console table, {@code <out>/results.json} and {@code
+ * <out>/ratios.png}.
+ *
+ * <pre>
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare [--scale N] [--out DIR]
+ *     [--dir DIR] [--reps N] [--no-warmup] [--seed N] [--compaction leveled|size_tiered]
+ * </pre>
+ *
+ * <p>Not thread-safe; one run per process is the intended use.
+ */
+public final class Compare {
+  /** Known differences between the two set-ups, printed and written with every result. */
+  static final List<String> KNOWN_DIFFERENCES =
+      List.of(
+          "Talus has no commit log yet: its writes are not logged at all, while RocksDB writes"
+              + " a WAL (not fsynced per write). Talus write figures do not include logging cost.",
+          "Talus does not compact yet: the configured strategy is recorded in its table schema"
+              + " but no compaction runs, so Talus reads may consult several SSTables and its"
+              + " write amplification is flush only. RocksDB runs the configured compaction.",
+          "Memtable budget: Talus gets 128 MiB of memtable space and flushes at half of it"
+              + " (64 MiB), measured as its on-heap size estimate; RocksDB gets write_buffer_size"
+              + " 64 MiB x 2 buffers, measured in its arena.",
+          "Talus keeps memtables and its chunk cache on the Java heap; RocksDB keeps them"
+              + " off-heap (see native_bytes).",
+          "Talus is driven through its typed public API (builders, result rows); RocksDB"
+              + " through byte[] keys and values.",
+          "RocksDB's Bloom filter is on whole keys (partition + sequence, no prefix extractor);"
+              + " Talus's is on partition keys.");
+
+  private Compare() {}
+
+  public static void main(String[] args) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    CompareConfig config;
+    try {
+      config = CompareConfig.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    run(config);
+  }
+
+  /** Runs everything {@code config} asks and returns the summaries, Talus then RocksDB each. */
+  static List<Summary> run(CompareConfig config) throws IOException {
+    Files.createDirectories(config.outDir());
+    Path data = BenchDirs.create(config.dataDir(), "talus-compare-");
+    CompareConfig c =
+        new CompareConfig(
+            config.scale(),
+            config.repetitions(),
+            config.warmup(),
+            config.seed(),
+            config.outDir(),
+            data,
+            config.compaction(),
+            config.durability(),
+            config.writeBufferBytes(),
+            config.cacheBytes());
+    printHeader(c);
+    try {
+      if (c.warmup()) {
+        CompareConfig w = c.withScale(c.scale() / 5);
+        System.out.printf("warm-up pass at scale %.3g (discarded)%n", w.scale());
+        workloads("talus", w).runAll();
+        workloads("rocksdb", w).runAll();
+      }
+      Map<String, List<Run>> runs = new LinkedHashMap<>();
+      for (int rep = 0; rep < c.repetitions(); rep++) {
+        // Alternate which engine goes first, so slow drift of the machine hits both alike.
+        List<String> order =
+            rep % 2 == 0 ? List.of("talus", "rocksdb") : List.of("rocksdb", "talus");
+        for (String engine : order) {
+          System.out.printf("repetition %d/%d: %s%n", rep + 1, c.repetitions(), engine);
+          for (Run r : workloads(engine, c).runAll()) {
+            runs.computeIfAbsent(r.workload() + "/" + r.engine(), k -> new ArrayList<>()).add(r);
+            System.out.printf(
+                "  %-20s %12.0f ops/s  p50 %8.1f us%n", r.workload(), r.opsPerSec(), r.p50Us());
+          }
+        }
+      }
+      List<Summary> summaries = new ArrayList<>();
+      for (String w : Workloads.NAMES) {
+        summaries.add(Summary.of(runs.get(w + "/talus")));
+        summaries.add(Summary.of(runs.get(w + "/rocksdb")));
+      }
+      CompareReport report = new CompareReport(c, summaries);
+      System.out.println();
+      System.out.print(report.table());
+      Path json = c.outDir().resolve("results.json");
+      Files.writeString(json, report.json());
+      Path png = c.outDir().resolve("ratios.png");
+      RatioChart.write(report.ratios(), "Talus vs RocksDB, scale " + c.scale(), png);
+      System.out.println("wrote " + json + " and " + png);
+      return summaries;
+    } finally {
+      BenchDirs.delete(data);
+    }
+  }
+
+  private static Workloads workloads(String engine, CompareConfig c) {
+    return engine.equals("talus")
+        ? new Workloads(engine, (dir, layout) -> new TalusBenchEngine(dir, layout, c), c)
+        : new Workloads(engine, (dir, layout) -> new RocksBenchEngine(dir, layout, c), c);
+  }
+
+  private static void printHeader(CompareConfig c) {
+    System.out.println("Talus vs RocksDB side by side");
+    System.out.println("  machine: " + CompareReport.machine());
+    System.out.printf(
+        "  data: %,d partitions x %d rows x %d-byte values (scale %s), seed %d, %d repetitions%n",
+        c.partitions(),
+        c.rowsPerPartition(),
+        BenchData.VALUE_BYTES,
+        c.scale(),
+        c.seed(),
+        c.repetitions());
+    System.out.println("  data directory: " + c.dataDir());
+    System.out.println("  talus:   " + CompareReport.talusOptions(c));
+    System.out.println("  rocksdb: " + RocksBenchEngine.describe(c));
+    System.out.println("  durability: " + c.durability() + "; compaction asked: " + c.compaction());
+    System.out.println("  known differences:");
+    for (String d : KNOWN_DIFFERENCES) {
+      System.out.println("   - " + d);
+    }
+    System.out.println();
+  }
+}
