@@ -39,7 +39,8 @@ public final class TalusDb implements AutoCloseable {
    * every table. Fails with {@link DirectoryLockedException} if it is already open.
    */
   public static TalusDb open(TalusOptions options) {
-    return new TalusDb(Engine.open(options));
+    FaultInjector faults = options.faultInjector();
+    return new TalusDb(faults == null ? Engine.open(options) : Engine.open(options, faults.fs));
   }
 
   /** Creates a table; fails if one with that name exists. */

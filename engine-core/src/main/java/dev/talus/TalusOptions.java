@@ -23,6 +23,7 @@ public final class TalusOptions {
   private final java.time.Duration commitLogGroupWindow;
   private final int commitLogSegmentBytes;
   private final boolean skipCorruptCommitLogRecords;
+  private final FaultInjector faultInjector;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -39,6 +40,12 @@ public final class TalusOptions {
     this.commitLogGroupWindow = b.commitLogGroupWindow;
     this.commitLogSegmentBytes = b.commitLogSegmentBytes;
     this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
+    this.faultInjector = b.faultInjector;
+  }
+
+  /** The fault injector every file operation goes through, or null (the normal case). */
+  public FaultInjector faultInjector() {
+    return faultInjector;
   }
 
   /** When writes are acknowledged relative to the commit log's fsync (default PERIODIC). */
@@ -167,6 +174,7 @@ public final class TalusOptions {
     private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(15);
     private int commitLogSegmentBytes = 32 << 20;
     private boolean skipCorruptCommitLogRecords;
+    private FaultInjector faultInjector;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -250,6 +258,12 @@ public final class TalusOptions {
     /** Skip (count and log) corrupt commit-log records at open instead of failing. */
     public Builder skipCorruptCommitLogRecords(boolean skip) {
       this.skipCorruptCommitLogRecords = skip;
+      return this;
+    }
+
+    /** Routes every file operation through {@code injector} (crash tests only). */
+    public Builder faultInjector(FaultInjector injector) {
+      this.faultInjector = injector;
       return this;
     }
 

@@ -540,6 +540,29 @@ public final class CommitLog implements Closeable {
    * @throws CommitLogFailedException if that final fsync failed (a failure reported earlier is not
    *     reported again)
    */
+  /**
+   * Stops the log as a crash would: no final sync, no marker, files closed as they are. For crash
+   * simulations in tests (with {@code FaultInjectingFs}); waiting writers fail.
+   */
+  public void abandon() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (failure == null) {
+        failure = new IllegalStateException("the commit log was abandoned (simulated crash)");
+      }
+      stopRequested = true;
+      wake.signal();
+      progress.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    joinSyncThread();
+    closeFilesQuietly();
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {

@@ -638,6 +638,41 @@ public final class Engine implements Closeable {
     }
   }
 
+  /**
+   * Stops as a killed process would: background work is cancelled, nothing is flushed or synced,
+   * the commit log is abandoned and the directory unlocked. For crash tests (with a fault injector
+   * underneath); the data directory is left exactly as a crash would leave it.
+   */
+  public synchronized void crash() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    synchronized (pauseMonitor) {
+      pauseMonitor.notifyAll();
+    }
+    compactionExecutor.shutdown();
+    flushExecutor.shutdown();
+    try {
+      compactionExecutor.awaitTermination(60, TimeUnit.SECONDS);
+      flushExecutor.awaitTermination(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (commitLog != null) {
+      commitLog.abandon();
+    }
+    for (TableStore t : tables.values()) {
+      t.close();
+    }
+    readExecutor.shutdown();
+    try {
+      lock.close();
+    } catch (IOException e) {
+      LOG.warn("Releasing the lock of {} after a simulated crash failed", dir, e);
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {
