@@ -91,6 +91,44 @@ public final class Table {
     return store.verify();
   }
 
+  /** The table's statistics now (like {@code nodetool tablestats}). */
+  public TableStats stats() {
+    return store.stats();
+  }
+
+  /** Partition size and cell count percentiles (like {@code nodetool tablehistograms}). */
+  public TableHistograms histograms() {
+    return store.histograms();
+  }
+
+  /** The live SSTables with their statistics, oldest first. */
+  public java.util.List<SSTableSummary> sstables() {
+    return store.sstableSummaries();
+  }
+
+  /**
+   * What every memtable and SSTable holds for one partition — tombstones and shadowed data
+   * included, newest source first. For inspecting tombstone and TTL behaviour in tests.
+   *
+   * @param partitionKeyValues the partition key column values, in schema order
+   */
+  public java.util.List<StoredPartition> dump(Object... partitionKeyValues) {
+    return store.dump(java.util.Arrays.asList(partitionKeyValues));
+  }
+
+  /**
+   * Compacts exactly the SSTables with these generations into one (a user-defined compaction),
+   * purging what the purge rules allow — e.g. to reproduce "only the newer SSTable was compacted".
+   */
+  public void compact(java.util.Collection<Long> generations) {
+    store.compact(generations);
+  }
+
+  /** Runs the compaction the strategy proposes now, on this thread; false if there is none. */
+  public boolean runNextCompaction() {
+    return store.runNextCompaction();
+  }
+
   /** Tombstones scanned by the most recent read of this table (any thread). */
   public int lastReadTombstoneCount() {
     return store.lastReadTombstones();

@@ -150,6 +150,7 @@ final class ReadExecutor {
               + " instead of deletes, no queue-like delete-then-read) or compact after gc_grace");
     }
     if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
+      table.tombstoneWarning();
       LOG.warn(
           "Read of table {} partition {} scanned more than {} tombstones"
               + " (tombstone_warn_threshold)",

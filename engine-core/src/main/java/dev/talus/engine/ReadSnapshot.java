@@ -12,11 +12,21 @@ import java.util.List;
 final class ReadSnapshot implements AutoCloseable {
   private final List<PartitionData> sources;
   private final List<SSTableReader> referenced;
+  private final java.util.Map<PartitionData, Long> generations;
   private boolean closed;
 
-  ReadSnapshot(List<PartitionData> sources, List<SSTableReader> referenced) {
+  ReadSnapshot(
+      List<PartitionData> sources,
+      List<SSTableReader> referenced,
+      java.util.Map<PartitionData, Long> generations) {
     this.sources = sources;
     this.referenced = referenced;
+    this.generations = generations;
+  }
+
+  /** The SSTable generation a source came from, or -1 for a memtable. */
+  long generationOf(PartitionData source) {
+    return generations.getOrDefault(source, -1L);
   }
 
   List<PartitionData> sources() {

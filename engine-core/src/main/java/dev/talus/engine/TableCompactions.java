@@ -224,6 +224,43 @@ final class TableCompactions {
     }
   }
 
+  /** Compacts exactly the SSTables with these generations (they must be live and idle). */
+  void userDefined(java.util.Collection<Long> generations) {
+    CompactionPlan plan;
+    synchronized (this) {
+      while (majorInProgress) {
+        awaitChange();
+      }
+      List<SSTableInfo> inputs = new ArrayList<>();
+      java.util.Set<Long> wanted = new java.util.HashSet<>(generations);
+      int level = 0;
+      for (SSTableReader r : table.view().sstables()) {
+        if (wanted.remove(r.generation())) {
+          if (compacting.contains(r)) {
+            throw new dev.talus.InvalidQueryException(
+                "SSTable "
+                    + r.generation()
+                    + " of "
+                    + table.schema().name()
+                    + " is being compacted");
+          }
+          inputs.add(new ReaderInfo(r));
+          level = Math.max(level, r.stats().level());
+        }
+      }
+      if (!wanted.isEmpty()) {
+        throw new dev.talus.InvalidQueryException(
+            "no live SSTables " + wanted + " in table " + table.schema().name());
+      }
+      if (inputs.isEmpty()) {
+        return;
+      }
+      plan = CompactionPlan.of(inputs, level, Long.MAX_VALUE, "user-defined");
+      reserve(plan);
+    }
+    execute(plan);
+  }
+
   /** Waits until no compaction of this table runs and the strategy proposes none. */
   void awaitIdle() {
     while (true) {

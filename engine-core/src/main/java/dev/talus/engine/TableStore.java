@@ -58,6 +58,14 @@ public final class TableStore {
   private final AtomicLong sstablesRead = new AtomicLong();
   private final AtomicLong flushes = new AtomicLong();
   private final AtomicInteger lastReadTombstones = new AtomicInteger();
+  private final AtomicLong bloomLookups = new AtomicLong();
+  private final AtomicLong bloomFalsePositives = new AtomicLong();
+  private final AtomicLong tombstoneWarnings = new AtomicLong();
+  private final dev.talus.metrics.Histogram writeLatency = new dev.talus.metrics.Histogram();
+  private final dev.talus.metrics.Histogram readLatency = new dev.talus.metrics.Histogram();
+  private final dev.talus.metrics.Histogram sourcesPerRead = new dev.talus.metrics.Histogram();
+  private final dev.talus.metrics.Histogram tombstonesPerRead = new dev.talus.metrics.Histogram();
+  private final TableInspector inspector = new TableInspector(this);
   private final long replayFrom;
 
   /** True while a background flush of this table is queued, so one is queued at most. */
@@ -185,9 +193,11 @@ public final class TableStore {
   /** Validates and applies one write. */
   public void write(WriteRequest req) {
     engine.checkOpen();
+    long start = dev.talus.metrics.Histogram.startTimer();
     long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : engine.nextTimestamp();
     PartitionUpdate u = WritePlanner.plan(keys, req, ts, engine.nowSeconds());
     apply(u);
+    writeLatency.recordSinceMicros(start);
   }
 
   static long checkTimestamp(long ts) {
@@ -356,8 +366,11 @@ public final class TableStore {
   public ReadResult read(ReadRequest req) {
     engine.checkOpen();
     readCount.incrementAndGet();
+    long start = dev.talus.metrics.Histogram.startTimer();
     try {
-      return reads.read(req);
+      ReadResult r = reads.read(req);
+      readLatency.recordSinceMicros(start);
+      return r;
     } catch (CorruptFileException e) {
       throw new CorruptSSTableException(
           "table " + schema.name() + ": " + e.getMessage(), e.file(), e.offset(), e);
@@ -398,12 +411,17 @@ public final class TableStore {
           sources.add(f);
         }
       }
+      java.util.Map<PartitionData, Long> generations = new java.util.IdentityHashMap<>();
       try {
         for (SSTableReader r : refs) {
+          bloomLookups.incrementAndGet();
           if (r.mayContain(key)) {
             PartitionData d = r.partition(key);
             if (d != null) {
               sources.add(d);
+              generations.put(d, r.generation());
+            } else {
+              bloomFalsePositives.incrementAndGet();
             }
           }
         }
@@ -411,7 +429,7 @@ public final class TableStore {
         refs.forEach(SSTableReader::release);
         throw e;
       }
-      return new ReadSnapshot(sources, refs);
+      return new ReadSnapshot(sources, refs, generations);
     }
   }
 
@@ -447,10 +465,114 @@ public final class TableStore {
 
   void readDone(int tombstones) {
     lastReadTombstones.set(tombstones);
+    tombstonesPerRead.record(tombstones);
   }
 
   void sourcesRead(int n) {
     sstablesRead.addAndGet(n);
+    sourcesPerRead.record(n);
+  }
+
+  void tombstoneWarning() {
+    tombstoneWarnings.incrementAndGet();
+  }
+
+  private static dev.talus.Percentiles percentiles(dev.talus.metrics.Histogram h) {
+    return new dev.talus.Percentiles(
+        h.count(),
+        h.percentile(50),
+        h.percentile(75),
+        h.percentile(95),
+        h.percentile(98),
+        h.percentile(99),
+        h.max());
+  }
+
+  /** The table's statistics now. */
+  public dev.talus.TableStats stats() {
+    engine.checkOpen();
+    TableView v = view.get();
+    java.util.Map<Integer, Integer> perLevel = new java.util.TreeMap<>();
+    java.util.Map<Integer, Long> bytesPerLevel = new java.util.TreeMap<>();
+    long disk = 0;
+    long droppable = 0;
+    long gcBefore = compactions.gcBefore(engine.nowSeconds());
+    for (SSTableReader r : v.sstables()) {
+      int level = r.stats().level();
+      perLevel.merge(level, 1, Integer::sum);
+      bytesPerLevel.merge(level, r.onDiskSize(), Long::sum);
+      disk += r.onDiskSize();
+      droppable += r.stats().estimatedDroppableTombstones(gcBefore);
+    }
+    return new dev.talus.TableStats(
+        schema.name(),
+        v.sstables().size(),
+        perLevel,
+        bytesPerLevel,
+        disk,
+        v.memtableBytes(),
+        writes.get(),
+        readCount.get(),
+        percentiles(writeLatency),
+        percentiles(readLatency),
+        percentiles(sourcesPerRead),
+        percentiles(tombstonesPerRead),
+        flushes.get(),
+        compactions.pending(),
+        compactions.running(),
+        compactions.completed.get(),
+        compactions.bytesRead.get(),
+        compactions.bytesWritten.get(),
+        compactions.expiredDropped.get(),
+        compactions.tombstonesPurged.get(),
+        droppable,
+        tombstoneWarnings.get(),
+        bloomFalsePositives.get(),
+        bloomLookups.get(),
+        compactions.outOfOrderFlushes.get(),
+        compactions.describe());
+  }
+
+  public dev.talus.TableHistograms histograms() {
+    engine.checkOpen();
+    return inspector.histograms();
+  }
+
+  public List<dev.talus.SSTableSummary> sstableSummaries() {
+    engine.checkOpen();
+    return inspector.sstables(engine.nowSeconds());
+  }
+
+  /** What each source holds for the partition with these key values, newest first. */
+  public List<dev.talus.StoredPartition> dump(List<Object> partitionKeyValues) {
+    engine.checkOpen();
+    if (partitionKeyValues.size() != schema.partitionKey().size()) {
+      throw new InvalidQueryException(
+          "dump of "
+              + schema.name()
+              + " needs "
+              + schema.partitionKey().size()
+              + " partition key value(s), got "
+              + partitionKeyValues.size());
+    }
+    Object[] values = new Object[partitionKeyValues.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] =
+          WritePlanner.keyValue(schema, schema.partitionKey().get(i), partitionKeyValues.get(i));
+    }
+    return inspector.dump(keys.partitionKey(values));
+  }
+
+  /** Compacts exactly these SSTables together (a user-defined compaction). */
+  public void compact(java.util.Collection<Long> generations) {
+    engine.checkOpen();
+    compactions.userDefined(generations);
+  }
+
+  /** Runs the strategy's next proposed compaction on this thread; false if it proposes none. */
+  public boolean runNextCompaction() {
+    engine.checkOpen();
+    return compactions.runNextBackground();
   }
 
   public long writeCount() {

@@ -1,0 +1,72 @@
+package dev.talus;
+
+import java.util.Map;
+
+/**
+ * A table's statistics at one instant — the in-process equivalent of {@code nodetool tablestats}.
+ * Counters count since the database was opened. Immutable.
+ *
+ * @param table the table name
+ * @param sstableCount live SSTables
+ * @param sstablesPerLevel SSTable count by level (leveled compaction; everything else is level 0)
+ * @param bytesPerLevel on-disk bytes by level
+ * @param liveDiskBytes on-disk bytes of the live SSTables
+ * @param memtableBytes estimated bytes in memtables (taking writes and being flushed)
+ * @param writes writes applied (a batch counts once per table update)
+ * @param reads reads executed
+ * @param writeLatencyMicros latency of writes, from validation to memtable
+ * @param readLatencyMicros latency of reads, whole query
+ * @param sstablesPerRead sources (memtables and SSTables) merged per partition read
+ * @param tombstonesPerRead tombstones scanned per read
+ * @param flushes memtables flushed
+ * @param pendingCompactions 1 if the strategy would start a compaction now, else 0
+ * @param runningCompactions compactions running now
+ * @param completedCompactions compactions finished (including whole-file expiry drops)
+ * @param bytesCompactedRead on-disk bytes read by compactions
+ * @param bytesCompactedWritten on-disk bytes written by compactions
+ * @param sstablesDroppedExpired SSTables deleted whole because everything in them had expired
+ * @param tombstonesPurged tombstones and expired cells compactions purged
+ * @param estimatedDroppableTombstones tombstones older than gc_grace in live SSTables (estimate)
+ * @param tombstoneWarnings reads that crossed the tombstone warning threshold
+ * @param bloomFilterFalsePositives partition lookups a Bloom filter let through in vain
+ * @param bloomFilterLookups partition lookups that consulted a Bloom filter
+ * @param outOfOrderFlushes TWCS: flushes holding writes for past time windows
+ * @param compactionStrategy the strategy and its options
+ */
+public record TableStats(
+    String table,
+    int sstableCount,
+    Map<Integer, Integer> sstablesPerLevel,
+    Map<Integer, Long> bytesPerLevel,
+    long liveDiskBytes,
+    long memtableBytes,
+    long writes,
+    long reads,
+    Percentiles writeLatencyMicros,
+    Percentiles readLatencyMicros,
+    Percentiles sstablesPerRead,
+    Percentiles tombstonesPerRead,
+    long flushes,
+    int pendingCompactions,
+    int runningCompactions,
+    long completedCompactions,
+    long bytesCompactedRead,
+    long bytesCompactedWritten,
+    long sstablesDroppedExpired,
+    long tombstonesPurged,
+    long estimatedDroppableTombstones,
+    long tombstoneWarnings,
+    long bloomFilterFalsePositives,
+    long bloomFilterLookups,
+    long outOfOrderFlushes,
+    String compactionStrategy) {
+  public TableStats {
+    sstablesPerLevel = Map.copyOf(sstablesPerLevel);
+    bytesPerLevel = Map.copyOf(bytesPerLevel);
+  }
+
+  /** False positives per Bloom filter lookup (0 when there were none). */
+  public double bloomFilterFalsePositiveRatio() {
+    return bloomFilterLookups == 0 ? 0 : (double) bloomFilterFalsePositives / bloomFilterLookups;
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Metrics: concurrent histograms and latency timing. The only internal package besides the commit
+ * log and compaction allowed to read the wall clock, and only to measure durations. Internal.
+ */
+package dev.talus.metrics;
