@@ -23,6 +23,8 @@ import java.util.List;
  * @param droppableTombstones tombstones whose gc_grace has passed now (estimate)
  * @param firstPartitionKey the values of its first partition key
  * @param lastPartitionKey the values of its last partition key
+ * @param firstToken the token of its first partition (partitions are ordered by token, then key)
+ * @param lastToken the token of its last partition
  */
 public record SSTableSummary(
     long generation,
@@ -39,9 +41,16 @@ public record SSTableSummary(
     long tombstones,
     long droppableTombstones,
     List<Object> firstPartitionKey,
-    List<Object> lastPartitionKey) {
+    List<Object> lastPartitionKey,
+    long firstToken,
+    long lastToken) {
   public SSTableSummary {
     firstPartitionKey = List.copyOf(firstPartitionKey);
     lastPartitionKey = List.copyOf(lastPartitionKey);
+  }
+
+  /** True if the two SSTables' partition ranges (token order) overlap. */
+  public boolean overlaps(SSTableSummary other) {
+    return firstToken <= other.lastToken && other.firstToken <= lastToken;
   }
 }

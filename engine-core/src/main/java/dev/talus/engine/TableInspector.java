@@ -58,7 +58,9 @@ final class TableInspector {
               s.tombstoneCount(),
               s.estimatedDroppableTombstones(gcBefore),
               Arrays.asList(table.keys().decodePartitionKey(r.firstKey().bytes())),
-              Arrays.asList(table.keys().decodePartitionKey(r.lastKey().bytes()))));
+              Arrays.asList(table.keys().decodePartitionKey(r.lastKey().bytes())),
+              r.firstKey().token(),
+              r.lastKey().token()));
     }
     out.sort((a, b) -> Long.compare(a.generation(), b.generation()));
     return out;
