@@ -19,6 +19,7 @@ import java.util.Map;
  * @param sstablesPerRead sources (memtables and SSTables) merged per partition read
  * @param tombstonesPerRead tombstones scanned per read
  * @param flushes memtables flushed
+ * @param bytesFlushed on-disk bytes of the SSTables flushes wrote
  * @param pendingCompactions 1 if the strategy would start a compaction now, else 0
  * @param runningCompactions compactions running now
  * @param completedCompactions compactions finished (including whole-file expiry drops)
@@ -47,6 +48,7 @@ public record TableStats(
     Percentiles sstablesPerRead,
     Percentiles tombstonesPerRead,
     long flushes,
+    long bytesFlushed,
     int pendingCompactions,
     int runningCompactions,
     long completedCompactions,

@@ -57,6 +57,7 @@ public final class TableStore {
   private final AtomicLong readCount = new AtomicLong();
   private final AtomicLong sstablesRead = new AtomicLong();
   private final AtomicLong flushes = new AtomicLong();
+  private final AtomicLong bytesFlushed = new AtomicLong();
   private final AtomicInteger lastReadTombstones = new AtomicInteger();
   private final AtomicLong bloomLookups = new AtomicLong();
   private final AtomicLong bloomFalsePositives = new AtomicLong();
@@ -341,6 +342,7 @@ public final class TableStore {
     flushes.incrementAndGet();
     engine.markFlushed(id, m.commitLogUpper());
     if (result != null) {
+      bytesFlushed.addAndGet(result.onDiskSize());
       compactions.checkOutOfOrder(result);
       engine.flushFinished(this);
     }
@@ -518,6 +520,7 @@ public final class TableStore {
         percentiles(sourcesPerRead),
         percentiles(tombstonesPerRead),
         flushes.get(),
+        bytesFlushed.get(),
         compactions.pending(),
         compactions.running(),
         compactions.completed.get(),
