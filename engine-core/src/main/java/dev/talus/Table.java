@@ -20,6 +20,11 @@ public final class Table {
     return store;
   }
 
+  /** The clock of this table's database (every "now" of its data comes from it). */
+  public java.time.InstantSource clock() {
+    return store.clock();
+  }
+
   public String name() {
     return store.schema().name();
   }

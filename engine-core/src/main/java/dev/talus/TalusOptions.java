@@ -24,6 +24,7 @@ public final class TalusOptions {
   private final int commitLogSegmentBytes;
   private final boolean skipCorruptCommitLogRecords;
   private final FaultInjector faultInjector;
+  private final long commitLogTotalSpaceBytes;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -41,6 +42,15 @@ public final class TalusOptions {
     this.commitLogSegmentBytes = b.commitLogSegmentBytes;
     this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
     this.faultInjector = b.faultInjector;
+    this.commitLogTotalSpaceBytes = b.commitLogTotalSpaceBytes;
+  }
+
+  /**
+   * When the commit log's segments take more than this, the tables keeping its oldest segment alive
+   * are flushed so it can be deleted (default 1 GiB; Cassandra's commitlog_total_space).
+   */
+  public long commitLogTotalSpaceBytes() {
+    return commitLogTotalSpaceBytes;
   }
 
   /** The fault injector every file operation goes through, or null (the normal case). */
@@ -155,6 +165,8 @@ public final class TalusOptions {
         + commitLogSegmentBytes
         + ", skipCorruptCommitLogRecords="
         + skipCorruptCommitLogRecords
+        + ", commitLogTotalSpaceBytes="
+        + commitLogTotalSpaceBytes
         + "}";
   }
 
@@ -175,6 +187,7 @@ public final class TalusOptions {
     private int commitLogSegmentBytes = 32 << 20;
     private boolean skipCorruptCommitLogRecords;
     private FaultInjector faultInjector;
+    private long commitLogTotalSpaceBytes = 1L << 30;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -261,6 +274,12 @@ public final class TalusOptions {
       return this;
     }
 
+    /** Flush to free the oldest commit-log segment past this much log (default 1 GiB). */
+    public Builder commitLogTotalSpaceBytes(long bytes) {
+      this.commitLogTotalSpaceBytes = bytes;
+      return this;
+    }
+
     /** Routes every file operation through {@code injector} (crash tests only). */
     public Builder faultInjector(FaultInjector injector) {
       this.faultInjector = injector;
@@ -268,6 +287,13 @@ public final class TalusOptions {
     }
 
     public TalusOptions build() {
+      if (commitLogTotalSpaceBytes < commitLogSegmentBytes) {
+        throw new InvalidSchemaException(
+            "commitLogTotalSpaceBytes must be at least one segment ("
+                + commitLogSegmentBytes
+                + " bytes), got "
+                + commitLogTotalSpaceBytes);
+      }
       if (commitLogSegmentBytes < 64 << 10 || commitLogSegmentBytes > 1 << 30) {
         throw new InvalidSchemaException(
             "commitLogSegmentBytes must be between 64 KiB and 1 GiB, got " + commitLogSegmentBytes);

@@ -284,6 +284,38 @@ public final class CommitLog implements Closeable {
 
   // ------------------------------------------------------------------------------ discarding
 
+  /** Bytes of all segment files (live and waiting to be discarded). */
+  public long totalBytes() {
+    synchronized (segments) {
+      return (long) segments.size() * config.segmentSize();
+    }
+  }
+
+  /**
+   * The tables that still have records in the oldest segment and have not flushed past them:
+   * flushing them lets that segment go (what the engine does when the log grows too large).
+   */
+  public java.util.Set<Integer> tablesHoldingOldestSegment() {
+    synchronized (segments) {
+      for (Segment s : segments) {
+        if (s == active) {
+          return java.util.Set.of();
+        }
+        java.util.Set<Integer> holding = new java.util.HashSet<>();
+        for (Map.Entry<Integer, Long> e : s.dirty.entrySet()) {
+          CommitLogPosition done = flushed.get(e.getKey());
+          if (done == null || done.compareTo(new CommitLogPosition(s.id, e.getValue())) <= 0) {
+            holding.add(e.getKey());
+          }
+        }
+        if (!holding.isEmpty()) {
+          return holding;
+        }
+      }
+      return java.util.Set.of();
+    }
+  }
+
   /**
    * Records that every record of {@code tableId} before {@code upTo} is in an SSTable, and deletes
    * the segments that no table needs any more (never the active one).

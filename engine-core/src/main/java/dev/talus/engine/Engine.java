@@ -578,10 +578,32 @@ public final class Engine implements Closeable {
     }
   }
 
-  /** After each write: past half the memtable space, flush the largest memtable. */
+  private final AtomicLong writesSinceLogCheck = new AtomicLong();
+
+  /**
+   * After each write: past half the memtable space, flush the largest memtable; and now and then,
+   * if the commit log outgrew its space, flush the tables that keep its oldest segment alive.
+   */
   void afterWrite(TableStore table) {
     if (memtableBytes.get() > options.memtableSpaceBytes() / 2) {
       scheduleFlushOfLargest();
+    }
+    if ((writesSinceLogCheck.incrementAndGet() & 1023) == 0) {
+      checkCommitLogSpace();
+    }
+  }
+
+  void checkCommitLogSpace() {
+    if (commitLog.totalBytes() <= options.commitLogTotalSpaceBytes()) {
+      return;
+    }
+    for (int id : commitLog.tablesHoldingOldestSegment()) {
+      TableStore t = byId.get(id);
+      if (t != null) {
+        scheduleFlush(t);
+      } else {
+        commitLog.markFlushed(id, commitLog.currentPosition()); // a table that no longer exists
+      }
     }
   }
 

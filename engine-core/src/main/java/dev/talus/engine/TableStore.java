@@ -137,6 +137,10 @@ public final class TableStore {
     return keys;
   }
 
+  public java.time.InstantSource clock() {
+    return engine.clock();
+  }
+
   TableView view() {
     return view.get();
   }
