@@ -1,0 +1,36 @@
+package dev.talus.testkit;
+
+import dev.talus.Table;
+
+/**
+ * AssertJ entry points for Talus tables, partitions and compaction reports. Failure messages carry
+ * the {@link TombstoneExplainer} explanation, so a failing test says why a tombstone is still on
+ * disk.
+ *
+ * <pre>{@code
+ * import static dev.talus.testkit.TalusAssertions.assertThat;
+ * import static dev.talus.testkit.TalusAssertions.assertThatPartition;
+ *
+ * assertThatPartition(table, "jobs").hasNoTombstones();
+ * assertThat(table).sstableCount(1).lastReadScannedAtMostTombstones(0);
+ * }</pre>
+ *
+ * <p>The clock used for explanations is that of the {@link TalusTestDb} the table belongs to; for a
+ * table of a database opened another way, call {@code usingClock(db.clock())}.
+ */
+public final class TalusAssertions {
+  private TalusAssertions() {}
+
+  public static TableAssert assertThat(Table table) {
+    return new TableAssert(table);
+  }
+
+  /** Assertions on one partition, named by its partition key values in schema order. */
+  public static PartitionAssert assertThatPartition(Table table, Object... partitionKey) {
+    return new PartitionAssert(table, partitionKey);
+  }
+
+  public static CompactionReportAssert assertThat(CompactionReport report) {
+    return new CompactionReportAssert(report);
+  }
+}
