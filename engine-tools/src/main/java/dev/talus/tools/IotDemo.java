@@ -130,13 +130,15 @@ final class IotDemo {
     out.println();
     out.println(
         "Clock +"
-            + jump.toHours()
-            + "h"
+            + jump.toDaysPart()
+            + "d "
+            + jump.toHoursPart()
+            + "h "
             + jump.toMinutesPart()
             + "m to "
             + clock.instant()
-            + ": days before "
-            + first.plusDays(DAYS - 2)
+            + ": readings written before "
+            + clock.instant().minus(TTL).minus(GC_GRACE)
             + " are past TTL + gc_grace");
     t.awaitCompactions(); // TWCS drops fully expired SSTables without reading them
     t.compact(); // and purges what gc_grace allows from the rest
