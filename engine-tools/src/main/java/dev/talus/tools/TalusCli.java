@@ -1,22 +1,96 @@
 package dev.talus.tools;
 
+import dev.talus.CorruptDataException;
+import dev.talus.DirectoryLockedException;
+import dev.talus.TalusException;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code talus} command line. */
+/**
+ * The {@code talus} command line. Exit statuses: 0 success, 1 error, 2 corrupt data, 3 directory
+ * locked, 64 bad command line (see {@link ExitCodes}).
+ */
 @Command(
     name = "talus",
     mixinStandardHelpOptions = true,
     version = "talus 0.1.0-SNAPSHOT",
     description = "Talus: an embedded wide-column storage engine with Cassandra's data model.",
-    subcommands = {DemoCommand.class})
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:success (verify: every checksum matched)",
+      "1:error (missing directory, unknown table, bad key value, I/O error)",
+      "2:corrupt data (file and offset printed)",
+      "3:the data directory is locked by another instance",
+      "64:bad command line"
+    },
+    subcommands = {
+      DemoCommand.class,
+      StatsCommand.class,
+      HistogramsCommand.class,
+      DumpCommand.class,
+      MetadataCommand.class,
+      VerifyCommand.class,
+      StressCommand.class
+    })
 public final class TalusCli implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Override
   public void run() {
-    CommandLine.usage(this, System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new TalusCli()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with Talus's exit statuses and error messages. */
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new TalusCli());
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          PrintWriter err = cmd.getErr();
+          err.println("error: " + ex.getMessage());
+          if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+            err.println("Usage: see 'talus " + cmd.getCommandName() + " --help'");
+          }
+          err.flush();
+          return ExitCodes.USAGE;
+        });
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parseResult) -> {
+          PrintWriter err = cmd.getErr();
+          int code = report(ex, err);
+          err.flush();
+          return code;
+        });
+    return cl;
+  }
+
+  /** Prints {@code ex} the way a user needs to read it and returns the exit status. */
+  static int report(Exception ex, PrintWriter err) {
+    if (ex instanceof CliException c) {
+      err.println("error: " + c.getMessage());
+      return c.exitCode();
+    }
+    if (ex instanceof DirectoryLockedException) {
+      err.println("error: " + ex.getMessage());
+      return ExitCodes.LOCKED;
+    }
+    if (ex instanceof CorruptDataException c) {
+      err.println("corrupt: " + c.getMessage());
+      err.println("  file:   " + c.file());
+      err.println("  offset: " + c.offset());
+      return ExitCodes.CORRUPT;
+    }
+    if (ex instanceof TalusException) {
+      err.println("error: " + ex.getMessage());
+      return ExitCodes.ERROR;
+    }
+    err.println("error: " + ex);
+    return ExitCodes.ERROR;
   }
 }

@@ -31,4 +31,23 @@ class DemoCommandTest {
         .contains("at t+0s:  indicator visible = true")
         .contains("at t+10s: indicator visible = false");
   }
+
+  @Test
+  void theIotPartShowsWholeDaysExpiringAndTombstonesPurged() {
+    Cli.Result r = Cli.run("demo", "--dir", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    String out = r.out();
+    assertThat(out)
+        .contains("readings_by_sensor_day")
+        .contains("[####################] 1440/1440 writes, flushed")
+        .contains("10-01: 96, 10-02: 96, 10-03: 96, 10-04: 96, 10-05: 96, 480 readings")
+        // the deleted partition is gone from the week read
+        .contains("s-2 week: 10-01: 96, 10-03: 96, 10-04: 96, 10-05: 96, 384 readings")
+        .contains("s-3 on 2026-10-05: 92 readings, 1 tombstone(s) scanned");
+    String after = out.substring(out.indexOf("s-1 week now:"));
+    assertThat(after).doesNotContain("10-01", "10-02", "10-03").contains("10-05: 96");
+    assertThat(out).containsPattern("SSTables dropped whole \\(expired\\) +0 +[1-9]");
+    assertThat(out).containsPattern("tombstones purged +0 +[1-9]");
+    assertThat(out.lines().count()).isLessThan(80);
+  }
 }

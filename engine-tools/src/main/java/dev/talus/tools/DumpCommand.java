@@ -1,0 +1,170 @@
+package dev.talus.tools;
+
+import dev.talus.ColumnDef;
+import dev.talus.StoredPartition;
+import dev.talus.StoredPartition.Deletion;
+import dev.talus.StoredPartition.RangeDeletion;
+import dev.talus.StoredPartition.StoredCell;
+import dev.talus.StoredPartition.StoredRow;
+import dev.talus.Table;
+import dev.talus.TalusDb;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code talus dump DIR TABLE --key v1,v2}: what every memtable and SSTable holds for one
+ * partition, as JSON, like sstabledump restricted to one partition.
+ */
+@Command(
+    name = "dump",
+    description = {
+      "Print, as JSON, what every source (memtable, SSTable) holds for one partition: partition"
+          + " deletion, range tombstones, rows, cells with timestamps, TTLs and local deletion"
+          + " times, tombstones and shadowed data — like sstabledump for one partition.",
+      "Unlike sstabledump this works per table and partition key, not per SSTable file."
+    })
+public final class DumpCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
+  Path dir;
+
+  @Parameters(index = "1", paramLabel = "TABLE", description = "The table.")
+  String table;
+
+  @Option(
+      names = {"-k", "--key"},
+      required = true,
+      split = ",",
+      paramLabel = "VALUE",
+      description =
+          "The partition key values in schema order, comma-separated or repeated"
+              + " (e.g. --key s-1,2026-09-01). Timestamps ISO-8601, dates yyyy-mm-dd,"
+              + " blobs 0x…")
+  List<String> key;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try (TalusDb db = DataDirs.openExisting(dir)) {
+      Table t = DataDirs.table(db, table);
+      Object[] values = parseKey(t, key);
+      out.println(toJson(t, values, t.dump(values)));
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** The partition key values of {@code t} parsed from text, in schema order. */
+  static Object[] parseKey(Table t, List<String> text) {
+    List<ColumnDef> pk = t.schema().partitionKey();
+    if (text.size() != pk.size()) {
+      throw new CliException(
+          ExitCodes.ERROR,
+          "table "
+              + t.name()
+              + " has partition key "
+              + pk.stream().map(c -> c.name() + " " + c.type().cqlName()).toList()
+              + ": give "
+              + pk.size()
+              + " value(s) with --key, got "
+              + text.size());
+    }
+    Object[] values = new Object[pk.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = ValueParser.parse(pk.get(i), text.get(i));
+    }
+    return values;
+  }
+
+  static String toJson(Table t, Object[] key, List<StoredPartition> sources) {
+    Json j = new Json().beginObject();
+    j.field("table", t.name());
+    j.name("partition_key").beginObject();
+    List<ColumnDef> pk = t.schema().partitionKey();
+    for (int i = 0; i < key.length; i++) {
+      j.field(pk.get(i).name(), key[i]);
+    }
+    j.endObject();
+    j.name("sources").beginArray();
+    for (StoredPartition p : sources) {
+      j.beginObject();
+      j.field("source", p.source());
+      if (p.partitionDeletion() != null) {
+        j.name("partition_deletion");
+        deletion(j, p.partitionDeletion());
+      }
+      if (!p.rangeTombstones().isEmpty()) {
+        j.name("range_tombstones").beginArray();
+        for (RangeDeletion r : p.rangeTombstones()) {
+          j.beginObject().field("start", r.start()).field("end", r.end()).name("deletion");
+          deletion(j, r.deletion());
+          j.endObject();
+        }
+        j.endArray();
+      }
+      j.name("rows").beginArray();
+      for (StoredRow r : p.rows()) {
+        row(j, t, r);
+      }
+      j.endArray();
+      j.endObject();
+    }
+    return j.endArray().endObject().toString();
+  }
+
+  private static void row(Json j, Table t, StoredRow r) {
+    j.beginObject();
+    j.name("clustering").beginObject();
+    List<ColumnDef> ck = t.schema().clustering();
+    for (int i = 0; i < r.clustering().size(); i++) {
+      j.field(i < ck.size() ? ck.get(i).name() : "c" + i, r.clustering().get(i));
+    }
+    j.endObject();
+    if (r.markerTimestampMicros() != null) {
+      j.name("liveness_info").beginObject().field("tstamp", Fmt.micros(r.markerTimestampMicros()));
+      if (r.markerExpirySeconds() != null) {
+        j.field("expires_at", Fmt.seconds(r.markerExpirySeconds()));
+      }
+      j.endObject();
+    }
+    if (r.rowDeletion() != null) {
+      j.name("row_deletion");
+      deletion(j, r.rowDeletion());
+    }
+    j.name("cells").beginArray();
+    List<StoredCell> cells = new ArrayList<>(r.cells());
+    for (StoredCell c : cells) {
+      j.beginObject().field("name", c.column()).field("kind", c.kind().name().toLowerCase());
+      if (c.value() != null) {
+        j.field("value", c.value());
+      }
+      j.field("tstamp", Fmt.micros(c.timestampMicros()));
+      if (c.ttlSeconds() != 0) {
+        j.field("ttl", c.ttlSeconds());
+      }
+      if (c.localDeletionTimeSeconds() != null) {
+        j.field(
+            c.kind() == StoredPartition.CellKind.EXPIRING ? "expires_at" : "local_delete_time",
+            Fmt.seconds(c.localDeletionTimeSeconds()));
+      }
+      j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+  }
+
+  private static void deletion(Json j, Deletion d) {
+    j.beginObject()
+        .field("marked_deleted", Fmt.micros(d.timestampMicros()))
+        .field("local_delete_time", Fmt.seconds(d.localDeletionTimeSeconds()))
+        .endObject();
+  }
+}

@@ -1,0 +1,104 @@
+package dev.talus.tools;
+
+import dev.talus.Table;
+import dev.talus.TableStats;
+import dev.talus.TalusDb;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code talus stats DIR [TABLE]}: every {@link TableStats} field, like nodetool tablestats. */
+@Command(
+    name = "stats",
+    description = {
+      "Print table statistics, like nodetool tablestats.",
+      "Counters count since the database was opened, so read and write counts come from this"
+          + " open (the commit-log replay); sizes, SSTables and compaction state are the table's."
+    })
+public final class StatsCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
+  Path dir;
+
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "TABLE",
+      description = "One table (default: every table).")
+  String table;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try (TalusDb db = DataDirs.openExisting(dir)) {
+      List<Table> tables =
+          table == null
+              ? db.tables().stream().sorted(Comparator.comparing(Table::name)).toList()
+              : List.of(DataDirs.table(db, table));
+      out.println("Data directory: " + dir);
+      out.println("Total number of tables: " + tables.size());
+      out.println("----------------");
+      for (Table t : tables) {
+        print(out, t.stats());
+        out.println();
+      }
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  static void print(PrintWriter out, TableStats s) {
+    out.println("Table: " + s.table());
+    line(out, "Compaction strategy", s.compactionStrategy());
+    line(out, "SSTable count", s.sstableCount());
+    line(out, "SSTables in each level", levels(s.sstablesPerLevel(), Object::toString));
+    line(out, "Space used by level", levels(s.bytesPerLevel(), b -> Fmt.bytes((Long) b)));
+    line(out, "Space used (live)", Fmt.bytes(s.liveDiskBytes()));
+    line(out, "Memtable data size", Fmt.bytes(s.memtableBytes()));
+    line(out, "Memtable flushes", s.flushes());
+    line(out, "Local write count", s.writes());
+    line(out, "Local write latency", Fmt.percentiles(s.writeLatencyMicros(), "µs"));
+    line(out, "Local read count", s.reads());
+    line(out, "Local read latency", Fmt.percentiles(s.readLatencyMicros(), "µs"));
+    line(out, "SSTables per read", Fmt.percentiles(s.sstablesPerRead(), ""));
+    line(out, "Tombstones per read", Fmt.percentiles(s.tombstonesPerRead(), ""));
+    line(out, "Tombstone warnings", s.tombstoneWarnings());
+    line(out, "Pending compactions", s.pendingCompactions());
+    line(out, "Running compactions", s.runningCompactions());
+    line(out, "Completed compactions", s.completedCompactions());
+    line(out, "Bytes compacted (read)", Fmt.bytes(s.bytesCompactedRead()));
+    line(out, "Bytes compacted (written)", Fmt.bytes(s.bytesCompactedWritten()));
+    line(out, "SSTables dropped whole (expired)", s.sstablesDroppedExpired());
+    line(out, "Tombstones purged", s.tombstonesPurged());
+    line(out, "Estimated droppable tombstones", s.estimatedDroppableTombstones());
+    line(out, "Bloom filter false positives", s.bloomFilterFalsePositives());
+    line(out, "Bloom filter lookups", s.bloomFilterLookups());
+    line(out, "Bloom filter false ratio", Fmt.ratio(s.bloomFilterFalsePositiveRatio()));
+    line(out, "Out-of-order flushes (TWCS)", s.outOfOrderFlushes());
+  }
+
+  private static void line(PrintWriter out, String label, Object value) {
+    out.println("\t" + label + ": " + value);
+  }
+
+  /** {@code [L0: 3, L1: 10]}, or {@code []} when there are none. */
+  private static String levels(
+      Map<Integer, ?> byLevel, java.util.function.Function<Object, String> fmt) {
+    StringBuilder b = new StringBuilder("[");
+    for (Map.Entry<Integer, ?> e : new TreeMap<>(byLevel).entrySet()) {
+      if (b.length() > 1) {
+        b.append(", ");
+      }
+      b.append('L').append(e.getKey()).append(": ").append(fmt.apply(e.getValue()));
+    }
+    return b.append(']').toString();
+  }
+}
