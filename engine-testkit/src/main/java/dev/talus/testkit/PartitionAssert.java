@@ -25,7 +25,7 @@ public final class PartitionAssert extends AbstractAssert<PartitionAssert, Table
     this.key = partitionKey.clone();
   }
 
-  /** The clock for explanations, when the table does not belong to a {@link TalusTestDb}. */
+  /** Another clock for explanations (by default the table's own database clock). */
   public PartitionAssert usingClock(InstantSource clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     return this;

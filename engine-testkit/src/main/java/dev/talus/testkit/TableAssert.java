@@ -17,7 +17,7 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     super(actual, TableAssert.class);
   }
 
-  /** The clock for explanations, when the table does not belong to a {@link TalusTestDb}. */
+  /** Another clock for explanations (by default the table's own database clock). */
   public TableAssert usingClock(InstantSource clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     return this;

@@ -15,8 +15,7 @@ import dev.talus.Table;
  * assertThat(table).sstableCount(1).lastReadScannedAtMostTombstones(0);
  * }</pre>
  *
- * <p>The clock used for explanations is that of the {@link TalusTestDb} the table belongs to; for a
- * table of a database opened another way, call {@code usingClock(db.clock())}.
+ * <p>Explanations read "now" from the table's own database clock ({@link Table#clock()}).
  */
 public final class TalusAssertions {
   private TalusAssertions() {}

@@ -72,7 +72,6 @@ public final class TalusTestDb implements AutoCloseable {
     this.faults = faults;
     this.customizer = customizer;
     this.db = TalusDb.open(options());
-    ClockOf.register(this);
   }
 
   /** A fresh database in a new temporary directory (deleted on close), clock at 2026-01-01. */
@@ -313,7 +312,6 @@ public final class TalusTestDb implements AutoCloseable {
       return;
     }
     closed = true;
-    ClockOf.unregister(this);
     try {
       db.close();
     } finally {

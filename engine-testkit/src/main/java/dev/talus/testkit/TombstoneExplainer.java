@@ -158,9 +158,8 @@ public final class TombstoneExplainer {
             || o.minTimestampMicros() > s.maxTimestampMicros()) {
           continue;
         }
-        boolean known = knownOverlap(s, o);
-        if (!known && disjointSinglePartitions(s, o)) {
-          continue;
+        if (!s.overlaps(o)) {
+          continue; // disjoint token ranges: it cannot hold data for these partitions
         }
         reasons.add(
             new Reason(
@@ -168,16 +167,12 @@ public final class TombstoneExplainer {
                 source,
                 "sstable "
                     + o.generation()
-                    + (known ? " overlaps it" : " may overlap it")
+                    + " overlaps it"
                     + " and holds live data at or before its newest write (oldest ts "
                     + o.minTimestampMicros()
                     + " ≤ newest ts "
                     + s.maxTimestampMicros()
-                    + "), which its tombstones could shadow"
-                    + (known
-                        ? ""
-                        : " (partition key ranges are ordered by token, which the public API does"
-                            + " not show: assumed to overlap)")));
+                    + "), which its tombstones could shadow"));
       }
       long memtableBytes = table.stats().memtableBytes();
       if (memtableBytes > 0) {
@@ -207,17 +202,6 @@ public final class TombstoneExplainer {
         Instant.ofEpochSecond(now),
         Instant.ofEpochSecond(gcBefore),
         reasons);
-  }
-
-  private static boolean knownOverlap(SSTableSummary a, SSTableSummary b) {
-    return a.firstPartitionKey().equals(b.firstPartitionKey())
-        || a.firstPartitionKey().equals(b.lastPartitionKey())
-        || a.lastPartitionKey().equals(b.firstPartitionKey())
-        || a.lastPartitionKey().equals(b.lastPartitionKey());
-  }
-
-  private static boolean disjointSinglePartitions(SSTableSummary a, SSTableSummary b) {
-    return a.partitions() == 1 && b.partitions() == 1 && !knownOverlap(a, b);
   }
 
   private static void explainGroup(
