@@ -49,7 +49,7 @@ final class ReadExecutor {
     int remainingLimit = plan.limit() - plan.alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
     // one row more than the page tells whether another page follows; never overflow
-    int fetch = want == Integer.MAX_VALUE ? want : want + 1;
+    int fetch = Math.min(want == Integer.MAX_VALUE ? want : want + 1, plan.perPartitionLimit());
     int n = plan.keys().size();
     List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
     if (n - plan.startPartition() > 1) {
