@@ -38,6 +38,7 @@ public final class Select {
   private int pageSize = Integer.MAX_VALUE;
   private PagingState pagingState;
   private boolean allowFiltering;
+  private int perPartitionLimit = Integer.MAX_VALUE;
 
   Select(Table table) {
     this.table = table;
@@ -104,6 +105,29 @@ public final class Select {
     return this;
   }
 
+  /**
+   * At most {@code n} rows from each partition (CQL's {@code PER PARTITION LIMIT}); with {@link
+   * #in} every partition is read in parallel up to {@code n} rows. Cannot be combined with paging.
+   */
+  public Select perPartitionLimit(int n) {
+    if (n < 1) {
+      throw new InvalidQueryException("per partition limit must be positive, got " + n);
+    }
+    this.perPartitionLimit = n;
+    return this;
+  }
+
+  /** Whether rows come back in the reverse of the table's clustering order. */
+  boolean reversedOrder() {
+    if (orderBy.isEmpty()) {
+      return reversed;
+    }
+    Map.Entry<String, ClusteringOrder> first = orderBy.get(0);
+    boolean byOrder =
+        table.schema().column(first.getKey()).map(c -> c.order() != first.getValue()).orElse(false);
+    return reversed ^ byOrder;
+  }
+
   /** At most {@code n} rows per page; the result carries a paging state if more may follow. */
   public Select pageSize(int n) {
     if (n < 1) {
@@ -138,7 +162,8 @@ public final class Select {
                     limit,
                     pageSize,
                     pagingState == null ? null : pagingState.bytes(),
-                    allowFiltering));
+                    allowFiltering,
+                    perPartitionLimit));
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
   }

@@ -36,6 +36,10 @@ public final class TableSchema {
   private final double bloomFilterFpChance;
   private final int tombstoneWarnThreshold;
   private final int tombstoneFailureThreshold;
+  private final Long partitionSizeWarnBytes;
+  private final Long partitionSizeFailBytes;
+  private final Long partitionRowsWarn;
+  private final Long partitionRowsFail;
 
   private TableSchema(Builder b, List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> reg) {
     this.name = b.name;
@@ -54,6 +58,10 @@ public final class TableSchema {
     this.bloomFilterFpChance = b.bloomFilterFpChance;
     this.tombstoneWarnThreshold = b.tombstoneWarnThreshold;
     this.tombstoneFailureThreshold = b.tombstoneFailureThreshold;
+    this.partitionSizeWarnBytes = b.partitionSizeWarnBytes;
+    this.partitionSizeFailBytes = b.partitionSizeFailBytes;
+    this.partitionRowsWarn = b.partitionRowsWarn;
+    this.partitionRowsFail = b.partitionRowsFail;
   }
 
   private static List<ColumnDef> columns(
@@ -131,6 +139,44 @@ public final class TableSchema {
     return tombstoneFailureThreshold;
   }
 
+  /**
+   * Partition size warning threshold in bytes for this table: null means the engine default ({@link
+   * TalusOptions#partitionSizeWarnBytes()}), 0 means off. See docs/guardrails.md for where it is
+   * checked (SSTable writes: flush and compaction).
+   */
+  public Long partitionSizeWarnBytes() {
+    return partitionSizeWarnBytes;
+  }
+
+  /**
+   * Partition size failure threshold in bytes: null means the engine default ({@link
+   * TalusOptions#partitionSizeFailBytes()}), 0 means off. Checked on every write against the
+   * partition's estimated size (memtable-resident bytes plus the largest size an SSTable write of
+   * this open recorded for it); a write that would cross it fails with {@link
+   * GuardrailViolationException}.
+   */
+  public Long partitionSizeFailBytes() {
+    return partitionSizeFailBytes;
+  }
+
+  /** Partition rows warning threshold: null means the engine default, 0 means off. */
+  public Long partitionRowsWarn() {
+    return partitionRowsWarn;
+  }
+
+  /** Partition rows failure threshold: null means the engine default, 0 means off. */
+  public Long partitionRowsFail() {
+    return partitionRowsFail;
+  }
+
+  /**
+   * Data-model warnings about this schema (a list to read, never an error): see {@link
+   * SchemaLint#check(TableSchema)} for the rules. Empty when nothing looks wrong.
+   */
+  public List<String> lint() {
+    return SchemaLint.check(this);
+  }
+
   /** A copy of this schema with another compaction strategy. */
   public TableSchema withCompaction(CompactionOptions options) {
     return toBuilder().compaction(options).build();
@@ -151,7 +197,9 @@ public final class TableSchema {
         .compaction(compaction)
         .compression(compression)
         .bloomFilterFpChance(bloomFilterFpChance)
-        .tombstoneThresholds(tombstoneWarnThreshold, tombstoneFailureThreshold);
+        .tombstoneThresholds(tombstoneWarnThreshold, tombstoneFailureThreshold)
+        .partitionSizeThresholds(partitionSizeWarnBytes, partitionSizeFailBytes)
+        .partitionRowsThresholds(partitionRowsWarn, partitionRowsFail);
   }
 
   @Override
@@ -188,6 +236,14 @@ public final class TableSchema {
         + tombstoneWarnThreshold
         + "/"
         + tombstoneFailureThreshold
+        + ", partitionSizeThresholds="
+        + partitionSizeWarnBytes
+        + "/"
+        + partitionSizeFailBytes
+        + ", partitionRowsThresholds="
+        + partitionRowsWarn
+        + "/"
+        + partitionRowsFail
         + "}";
   }
 
@@ -204,6 +260,10 @@ public final class TableSchema {
     private double bloomFilterFpChance = 0.01;
     private int tombstoneWarnThreshold = 1_000;
     private int tombstoneFailureThreshold = 100_000;
+    private Long partitionSizeWarnBytes;
+    private Long partitionSizeFailBytes;
+    private Long partitionRowsWarn;
+    private Long partitionRowsFail;
 
     private Builder(String name) {
       this.name = name;
@@ -261,6 +321,26 @@ public final class TableSchema {
     public Builder tombstoneThresholds(int warn, int fail) {
       this.tombstoneWarnThreshold = warn;
       this.tombstoneFailureThreshold = fail;
+      return this;
+    }
+
+    /**
+     * Partition size guardrail for this table, in bytes: null takes the engine default ({@link
+     * TalusOptions}), 0 turns the threshold off. When both are positive, warn must not exceed fail.
+     */
+    public Builder partitionSizeThresholds(Long warnBytes, Long failBytes) {
+      this.partitionSizeWarnBytes = warnBytes;
+      this.partitionSizeFailBytes = failBytes;
+      return this;
+    }
+
+    /**
+     * Partition rows guardrail for this table: null takes the engine default ({@link
+     * TalusOptions}), 0 turns the threshold off. When both are positive, warn must not exceed fail.
+     */
+    public Builder partitionRowsThresholds(Long warnRows, Long failRows) {
+      this.partitionRowsWarn = warnRows;
+      this.partitionRowsFail = failRows;
       return this;
     }
 
@@ -325,7 +405,20 @@ public final class TableSchema {
                 + ", fail="
                 + tombstoneFailureThreshold);
       }
+      checkGuardrail("partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
+      checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
       return new TableSchema(this, pk, ck, reg);
+    }
+  }
+
+  static void checkGuardrail(String what, Long warn, Long fail) {
+    if ((warn != null && warn < 0) || (fail != null && fail < 0)) {
+      throw new InvalidSchemaException(
+          what + " must be null (engine default), 0 (off) or positive, got " + warn + "/" + fail);
+    }
+    if (warn != null && fail != null && warn > 0 && fail > 0 && warn > fail) {
+      throw new InvalidSchemaException(
+          what + " need warn <= fail, got warn=" + warn + ", fail=" + fail);
     }
   }
 }

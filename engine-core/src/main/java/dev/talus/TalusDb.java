@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * TalusClosedException}. Many instances may be open in one JVM on different directories.
  */
 public final class TalusDb implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TalusDb.class);
   private final Engine engine;
   private final TimeUuidGenerator timeUuids;
   private final Map<String, Table> handles = new ConcurrentHashMap<>();
@@ -43,14 +44,30 @@ public final class TalusDb implements AutoCloseable {
     return new TalusDb(faults == null ? Engine.open(options) : Engine.open(options, faults.fs));
   }
 
-  /** Creates a table; fails if one with that name exists. */
+  /**
+   * Creates a table; fails if one with that name exists. The schema's {@link TableSchema#lint()
+   * data-model warnings} are logged at WARN; they never prevent the creation.
+   */
   public Table createTable(TableSchema schema) {
-    return handle(engine.createTable(schema, false));
+    Table t = handle(engine.createTable(schema, false));
+    logLint(schema);
+    return t;
   }
 
-  /** Creates a table, or returns the existing one if its schema is identical. */
+  /**
+   * Creates a table, or returns the existing one if its schema is identical. Logs the schema's
+   * data-model warnings like {@link #createTable}.
+   */
   public Table createTableIfNotExists(TableSchema schema) {
-    return handle(engine.createTable(schema, true));
+    Table t = handle(engine.createTable(schema, true));
+    logLint(schema);
+    return t;
+  }
+
+  private static void logLint(TableSchema schema) {
+    for (String warning : schema.lint()) {
+      LOG.warn("Data model: {}", warning);
+    }
   }
 
   /** The table named {@code name}; {@link InvalidQueryException} if there is none. */

@@ -25,6 +25,11 @@ public final class TalusOptions {
   private final boolean skipCorruptCommitLogRecords;
   private final FaultInjector faultInjector;
   private final long commitLogTotalSpaceBytes;
+  private final long partitionSizeWarnBytes;
+  private final long partitionSizeFailBytes;
+  private final long partitionRowsWarn;
+  private final long partitionRowsFail;
+  private final TalusMetricsListener metricsListener;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -43,6 +48,11 @@ public final class TalusOptions {
     this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
     this.faultInjector = b.faultInjector;
     this.commitLogTotalSpaceBytes = b.commitLogTotalSpaceBytes;
+    this.partitionSizeWarnBytes = b.partitionSizeWarnBytes;
+    this.partitionSizeFailBytes = b.partitionSizeFailBytes;
+    this.partitionRowsWarn = b.partitionRowsWarn;
+    this.partitionRowsFail = b.partitionRowsFail;
+    this.metricsListener = b.metricsListener;
   }
 
   /**
@@ -51,6 +61,51 @@ public final class TalusOptions {
    */
   public long commitLogTotalSpaceBytes() {
     return commitLogTotalSpaceBytes;
+  }
+
+  /**
+   * Engine default of the partition size warning threshold, for tables whose schema leaves it unset
+   * (default 100 MiB; 0 = off). Checked where SSTables are written — every partition a flush or
+   * compaction appends is measured (serialized, uncompressed bytes) — and logged once per partition
+   * per open, counted in {@link TableStats#guardrailWarnings()}. A partition whose memtable
+   * estimate crosses it on a write is warned about then too.
+   */
+  public long partitionSizeWarnBytes() {
+    return partitionSizeWarnBytes;
+  }
+
+  /**
+   * Engine default of the partition size failure threshold (default 0 = off). Checked on each
+   * write, before anything is logged or applied, against an estimate: the bytes the memtables hold
+   * for the partition plus the largest size an SSTable write of this open recorded for it. A write
+   * that would cross it fails with {@link GuardrailViolationException}. The estimate can be low (a
+   * partition spread over several SSTables not yet compacted together, or written before this open)
+   * or high (overwrites counted twice), so set it with margin above the warning.
+   */
+  public long partitionSizeFailBytes() {
+    return partitionSizeFailBytes;
+  }
+
+  /**
+   * Engine default of the partition rows warning threshold (default 100,000; 0 = off). Checked like
+   * {@link #partitionSizeWarnBytes()}: rows counted at SSTable writes, and memtable rows on writes.
+   */
+  public long partitionRowsWarn() {
+    return partitionRowsWarn;
+  }
+
+  /**
+   * Engine default of the partition rows failure threshold (default 0 = off). Checked on each write
+   * like {@link #partitionSizeFailBytes()}: memtable rows (each distinct clustering counted once)
+   * plus the most rows an SSTable write of this open recorded for the partition.
+   */
+  public long partitionRowsFail() {
+    return partitionRowsFail;
+  }
+
+  /** Receives metric events (default {@link TalusMetricsListener#NO_OP}). */
+  public TalusMetricsListener metricsListener() {
+    return metricsListener;
   }
 
   /** The fault injector every file operation goes through, or null (the normal case). */
@@ -167,6 +222,16 @@ public final class TalusOptions {
         + skipCorruptCommitLogRecords
         + ", commitLogTotalSpaceBytes="
         + commitLogTotalSpaceBytes
+        + ", partitionSizeThresholds="
+        + partitionSizeWarnBytes
+        + "/"
+        + partitionSizeFailBytes
+        + ", partitionRowsThresholds="
+        + partitionRowsWarn
+        + "/"
+        + partitionRowsFail
+        + ", metricsListener="
+        + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener)
         + "}";
   }
 
@@ -188,6 +253,11 @@ public final class TalusOptions {
     private boolean skipCorruptCommitLogRecords;
     private FaultInjector faultInjector;
     private long commitLogTotalSpaceBytes = 1L << 30;
+    private long partitionSizeWarnBytes = 100L << 20;
+    private long partitionSizeFailBytes;
+    private long partitionRowsWarn = 100_000;
+    private long partitionRowsFail;
+    private TalusMetricsListener metricsListener = TalusMetricsListener.NO_OP;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -286,6 +356,33 @@ public final class TalusOptions {
       return this;
     }
 
+    /**
+     * Engine-wide partition size guardrail in bytes for tables that leave theirs unset (default
+     * warn 100 MiB, fail 0 = off). See {@link TalusOptions#partitionSizeWarnBytes()} and {@link
+     * TalusOptions#partitionSizeFailBytes()} for where each is checked.
+     */
+    public Builder partitionSizeThresholds(long warnBytes, long failBytes) {
+      this.partitionSizeWarnBytes = warnBytes;
+      this.partitionSizeFailBytes = failBytes;
+      return this;
+    }
+
+    /**
+     * Engine-wide partition rows guardrail for tables that leave theirs unset (default warn
+     * 100,000, fail 0 = off).
+     */
+    public Builder partitionRowsThresholds(long warnRows, long failRows) {
+      this.partitionRowsWarn = warnRows;
+      this.partitionRowsFail = failRows;
+      return this;
+    }
+
+    /** Receives metric events; its exceptions are caught and logged (default: none). */
+    public Builder metricsListener(TalusMetricsListener listener) {
+      this.metricsListener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     public TalusOptions build() {
       if (commitLogTotalSpaceBytes < commitLogSegmentBytes) {
         throw new InvalidSchemaException(
@@ -294,6 +391,9 @@ public final class TalusOptions {
                 + " bytes), got "
                 + commitLogTotalSpaceBytes);
       }
+      TableSchema.checkGuardrail(
+          "partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
+      TableSchema.checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
       if (commitLogSegmentBytes < 64 << 10 || commitLogSegmentBytes > 1 << 30) {
         throw new InvalidSchemaException(
             "commitLogSegmentBytes must be between 64 KiB and 1 GiB, got " + commitLogSegmentBytes);

@@ -16,7 +16,9 @@ public final class BatchWriter {
     for (int i = 0; i < requests.size(); i++) {
       WriteRequest r = requests.get(i);
       long ts = r.timestamp() != null ? TableStore.checkTimestamp(r.timestamp()) : shared;
-      updates.add(WritePlanner.plan(tables.get(i).keys(), r, ts, now));
+      PartitionUpdate u = WritePlanner.plan(tables.get(i).keys(), r, ts, now);
+      tables.get(i).guardrails().checkWrite(u);
+      updates.add(u);
     }
     engine.writeBatch(tables, updates);
   }

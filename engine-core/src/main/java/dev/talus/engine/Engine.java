@@ -73,6 +73,7 @@ public final class Engine implements Closeable {
   private CommitLog commitLog;
   private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
   private long replayedRecords;
+  private final MetricsEvents metrics;
 
   private Engine(TalusOptions options, StorageFs fs, FileLockHandle lock) {
     this.options = options;
@@ -80,6 +81,7 @@ public final class Engine implements Closeable {
     this.dir = options.dataDirectory();
     this.lock = lock;
     this.clock = options.clock();
+    this.metrics = new MetricsEvents(options.metricsListener());
     String name = dir.getFileName() == null ? "db" : dir.getFileName().toString();
     AtomicInteger n = new AtomicInteger();
     this.readExecutor =
@@ -269,6 +271,11 @@ public final class Engine implements Closeable {
 
   private Path tableDir(int id, TableSchema s) {
     return dir.resolve("tables").resolve(s.name() + "-" + id);
+  }
+
+  /** Where metric events go (never throws). */
+  MetricsEvents metrics() {
+    return metrics;
   }
 
   public TalusOptions options() {

@@ -43,10 +43,17 @@ final class QueryPlanner {
       int startPartition,
       byte[] resumeAfter,
       int alreadyReturned,
-      int queryHash) {}
+      int queryHash,
+      int perPartitionLimit) {}
 
   static Plan plan(KeyCodec keys, ReadRequest r) {
     TableSchema s = keys.schema();
+    if (r.perPartitionLimit() != Integer.MAX_VALUE
+        && (r.pageSize() != Integer.MAX_VALUE || r.pagingState() != null)) {
+      throw new InvalidQueryException(
+          "perPartitionLimit cannot be combined with paging yet; use limit and perPartitionLimit"
+              + " without pageSize");
+    }
     Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
     for (Restriction x : r.restrictions()) {
       WritePlanner.column(s, x.column());
@@ -198,7 +205,8 @@ final class QueryPlanner {
         startPartition,
         resume,
         already,
-        hash);
+        hash,
+        r.perPartitionLimit());
   }
 
   static byte[] pagingState(Plan p, int partition, byte[] lastClustering, int returned) {

@@ -45,10 +45,11 @@ final class ReadExecutor {
     QueryPlanner.Plan plan = QueryPlanner.plan(keys, req);
     long now = engine.nowSeconds();
     AtomicInteger tombstones = new AtomicInteger();
+    AtomicInteger sources = new AtomicInteger();
     int remainingLimit = plan.limit() - plan.alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
     // one row more than the page tells whether another page follows; never overflow
-    int fetch = want == Integer.MAX_VALUE ? want : want + 1;
+    int fetch = Math.min(want == Integer.MAX_VALUE ? want : want + 1, plan.perPartitionLimit());
     int n = plan.keys().size();
     List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
     if (n - plan.startPartition() > 1) {
@@ -58,7 +59,9 @@ final class ReadExecutor {
         try {
           futures.add(
               CompletableFuture.runAsync(
-                  () -> perPartition.set(idx, readPartition(plan, idx, fetch, now, tombstones)),
+                  () ->
+                      perPartition.set(
+                          idx, readPartition(plan, idx, fetch, now, tombstones, sources)),
                   engine.readExecutor()));
         } catch (java.util.concurrent.RejectedExecutionException e) {
           engine.checkOpen(); // closed meanwhile: report it as such
@@ -76,7 +79,7 @@ final class ReadExecutor {
     } else if (plan.startPartition() < n) {
       perPartition.set(
           plan.startPartition(),
-          readPartition(plan, plan.startPartition(), fetch, now, tombstones));
+          readPartition(plan, plan.startPartition(), fetch, now, tombstones, sources));
     }
     List<ResultRow> out = new ArrayList<>();
     byte[] paging = null;
@@ -97,13 +100,18 @@ final class ReadExecutor {
       }
     }
     table.readDone(tombstones.get());
-    return new ReadResult(out, paging);
+    return new ReadResult(out, paging, sources.get(), tombstones.get());
   }
 
   private record Found(int partition, byte[] clustering, ResultRow row) {}
 
   private List<Found> readPartition(
-      QueryPlanner.Plan plan, int index, int max, long now, AtomicInteger tombstones) {
+      QueryPlanner.Plan plan,
+      int index,
+      int max,
+      long now,
+      AtomicInteger tombstones,
+      AtomicInteger sources) {
     PartitionKey key = plan.keys().get(index);
     Slice slice = QueryPlanner.sliceFor(plan, index);
     List<Found> out = new ArrayList<>();
@@ -114,6 +122,7 @@ final class ReadExecutor {
       PartitionMerger.Merged m =
           PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
       table.sourcesRead(m.sourcesUsed());
+      sources.addAndGet(m.sourcesUsed());
       int rangeDeletions = m.rangeDeletions().within(slice, m.partitionDeletion()).size();
       LiveRows.TombstoneCounter counter = t -> countTombstones(key, tombstones, t);
       if (rangeDeletions > 0) {

@@ -13,4 +13,5 @@ public record ReadRequest(
     int limit,
     int pageSize,
     byte[] pagingState,
-    boolean allowFiltering) {}
+    boolean allowFiltering,
+    int perPartitionLimit) {}

@@ -34,7 +34,10 @@ import java.util.zip.CRC32C;
 final class SchemaStore {
   static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
+
+  /** Version 1 had no partition guardrails; it is still read. */
+  private static final int VERSION_1 = 1;
 
   private SchemaStore() {}
 
@@ -67,13 +70,13 @@ final class SchemaStore {
         throw corrupt(file, 0, "not a Talus schema file (bad magic)");
       }
       int version = in.readInt();
-      if (version != VERSION) {
+      if (version != VERSION && version != VERSION_1) {
         throw corrupt(file, 4, "unsupported schema format version " + version);
       }
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
-        out.put(id, readSchema(in));
+        out.put(id, readSchema(in, version));
       }
     }
     return out;
@@ -143,9 +146,23 @@ final class SchemaStore {
     out.writeDouble(s.bloomFilterFpChance());
     out.writeInt(s.tombstoneWarnThreshold());
     out.writeInt(s.tombstoneFailureThreshold());
+    writeOptionalLong(out, s.partitionSizeWarnBytes());
+    writeOptionalLong(out, s.partitionSizeFailBytes());
+    writeOptionalLong(out, s.partitionRowsWarn());
+    writeOptionalLong(out, s.partitionRowsFail());
   }
 
-  private static TableSchema readSchema(DataInputStream in) throws IOException {
+  /** -1 stands for null ("use the engine default"); thresholds are never negative. */
+  private static void writeOptionalLong(DataOutputStream out, Long v) throws IOException {
+    out.writeLong(v == null ? -1 : v);
+  }
+
+  private static Long readOptionalLong(DataInputStream in) throws IOException {
+    long v = in.readLong();
+    return v < 0 ? null : v;
+  }
+
+  private static TableSchema readSchema(DataInputStream in, int version) throws IOException {
     TableSchema.Builder b = TableSchema.builder(in.readUTF());
     int n = in.readInt();
     List<ColumnDef> cols = new ArrayList<>();
@@ -206,6 +223,10 @@ final class SchemaStore {
     int warn = in.readInt();
     int fail = in.readInt();
     b.tombstoneThresholds(warn, fail);
+    if (version >= VERSION) {
+      b.partitionSizeThresholds(readOptionalLong(in), readOptionalLong(in));
+      b.partitionRowsThresholds(readOptionalLong(in), readOptionalLong(in));
+    }
     return b.build();
   }
 }

@@ -319,6 +319,7 @@ final class TableCompactions {
       bytesWritten.addAndGet(result.bytesWritten());
       tombstonesPurged.addAndGet(result.tombstonesPurged());
       expiredDropped.addAndGet(plan.expired().size());
+      engine.metrics().compaction(table.schema().name(), result.bytesRead(), result.bytesWritten());
       LOG.debug(
           "Compacted {} of table {}: {} -> {} bytes ({})",
           plan.inputs().size(),

@@ -46,6 +46,7 @@ public final class TableStore {
   private final AtomicReference<TableView> view;
   private final ReadExecutor reads;
   private final TableCompactions compactions;
+  private final PartitionGuardrails guardrails;
 
   /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
@@ -97,6 +98,7 @@ public final class TableStore {
     Memtable first = new Memtable();
     first.setCommitLogLower(covered);
     this.view = new AtomicReference<>(new TableView(first, List.of(), sstables));
+    this.guardrails = new PartitionGuardrails(this, engine.options(), engine.metrics());
     this.reads = new ReadExecutor(this, engine);
     this.compactions = new TableCompactions(this, engine);
   }
@@ -147,6 +149,10 @@ public final class TableStore {
 
   Manifest manifest() {
     return manifest;
+  }
+
+  PartitionGuardrails guardrails() {
+    return guardrails;
   }
 
   TableCompactions compactions() {
@@ -201,8 +207,9 @@ public final class TableStore {
     long start = dev.talus.metrics.Histogram.startTimer();
     long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : engine.nextTimestamp();
     PartitionUpdate u = WritePlanner.plan(keys, req, ts, engine.nowSeconds());
+    guardrails.checkWrite(u);
     apply(u);
-    writeLatency.recordSinceMicros(start);
+    engine.metrics().write(schema.name(), writeLatency.recordSinceMicros(start));
   }
 
   static long checkTimestamp(long ts) {
@@ -332,6 +339,7 @@ public final class TableStore {
         }
         reader = SSTableReader.open(engine.fs(), directory, gen, engine.chunkCache());
         manifest.apply(List.of(gen), List.of());
+        engine.metrics().flush(schema.name(), reader.onDiskSize());
       } catch (IOException e) {
         if (reader != null) {
           reader.release();
@@ -364,6 +372,7 @@ public final class TableStore {
         .bloomFpChance(schema.bloomFilterFpChance())
         .level(level)
         .createdAt(engine.nowSeconds())
+        .partitionObserver(guardrails)
         .build();
   }
 
@@ -375,7 +384,8 @@ public final class TableStore {
     long start = dev.talus.metrics.Histogram.startTimer();
     try {
       ReadResult r = reads.read(req);
-      readLatency.recordSinceMicros(start);
+      long micros = readLatency.recordSinceMicros(start);
+      engine.metrics().read(schema.name(), micros, r.sourcesTouched(), r.tombstonesScanned());
       return r;
     } catch (CorruptFileException e) {
       throw new CorruptSSTableException(
@@ -534,6 +544,8 @@ public final class TableStore {
         compactions.tombstonesPurged.get(),
         droppable,
         tombstoneWarnings.get(),
+        guardrails.warnings(),
+        guardrails.failures(),
         bloomFalsePositives.get(),
         bloomLookups.get(),
         compactions.outOfOrderFlushes.get(),

@@ -31,6 +31,7 @@ public final class MemPartition implements PartitionData {
   private final AtomicReference<List<RangeTombstone>> rangeTombstones =
       new AtomicReference<>(List.of());
   private final AtomicLong maxTimestamp = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong estimatedBytes = new AtomicLong();
 
   MemPartition(PartitionKey key) {
     this.key = key;
@@ -81,6 +82,23 @@ public final class MemPartition implements PartitionData {
   public Iterator<Row> rows(Slice slice, boolean reversed) {
     ConcurrentNavigableMap<byte[], Row> sub = rows.subMap(slice.start(), slice.end());
     return (reversed ? sub.descendingMap() : sub).values().iterator();
+  }
+
+  /**
+   * Heap-size estimate of every update applied to this partition (overwrites count again); what the
+   * partition size guardrail checks writes against.
+   */
+  public long estimatedBytes() {
+    return estimatedBytes.get();
+  }
+
+  void addEstimatedBytes(long bytes) {
+    estimatedBytes.addAndGet(bytes);
+  }
+
+  /** Whether this partition already holds a row (live or deleted) at {@code clustering}. */
+  public boolean hasRow(byte[] clustering) {
+    return rows.containsKey(clustering);
   }
 
   public int rowCount() {

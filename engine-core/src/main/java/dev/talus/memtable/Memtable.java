@@ -47,6 +47,7 @@ public final class Memtable {
     long maxTs = update.maxTimestamp();
     p.apply(update.partitionDeletion(), update.rangeTombstones(), update.rows(), maxTs);
     long bytes = update.heapSize();
+    p.addEstimatedBytes(bytes);
     liveBytes.addAndGet(bytes);
     minTimestamp.accumulateAndGet(minTimestampOf(update), Math::min);
     operations.incrementAndGet();

@@ -84,7 +84,10 @@ public final class Histogram {
     return System.nanoTime();
   }
 
-  public void recordSinceMicros(long startNanos) {
-    record((System.nanoTime() - startNanos) / 1000);
+  /** Records the microseconds since {@code startNanos} and returns them. */
+  public long recordSinceMicros(long startNanos) {
+    long micros = (System.nanoTime() - startNanos) / 1000;
+    record(micros);
+    return micros;
   }
 }

@@ -49,6 +49,7 @@ public final class SSTableOptions {
   private final int level;
   private final CommitLogInterval commitLogInterval;
   private final long createdAt;
+  private final PartitionObserver partitionObserver;
 
   private SSTableOptions(Builder b) {
     this.compression = b.compression;
@@ -58,6 +59,12 @@ public final class SSTableOptions {
     this.level = b.level;
     this.commitLogInterval = b.commitLogInterval;
     this.createdAt = b.createdAt;
+    this.partitionObserver = b.partitionObserver;
+  }
+
+  /** Told about each partition written, or null. Not stored in the SSTable. */
+  public PartitionObserver partitionObserver() {
+    return partitionObserver;
   }
 
   public static Builder builder() {
@@ -108,6 +115,7 @@ public final class SSTableOptions {
     b.level = level;
     b.commitLogInterval = commitLogInterval;
     b.createdAt = createdAt;
+    b.partitionObserver = partitionObserver;
     return b;
   }
 
@@ -139,8 +147,15 @@ public final class SSTableOptions {
     private int level;
     private CommitLogInterval commitLogInterval;
     private long createdAt;
+    private PartitionObserver partitionObserver;
 
     private Builder() {}
+
+    /** Calls {@code observer} after each partition is appended (null: none). */
+    public Builder partitionObserver(PartitionObserver observer) {
+      this.partitionObserver = observer;
+      return this;
+    }
 
     public Builder compression(Compression c) {
       this.compression = c;

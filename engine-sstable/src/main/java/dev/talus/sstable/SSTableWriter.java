@@ -158,6 +158,7 @@ public final class SSTableWriter implements AutoCloseable {
     byte[] blockFirst = null;
     byte[] prev = null;
     long cells = 0;
+    long rowCount = 0;
     Row r = first;
     while (r != null) {
       if (prev != null && ClusteringBytes.compare(prev, r.clustering()) >= 0) {
@@ -169,6 +170,7 @@ public final class SSTableWriter implements AutoCloseable {
       }
       PartitionSerializer.writeRow(dataOut, r, h);
       cells += stats.row(r);
+      rowCount++;
       prev = r.clustering();
       long end = data.position();
       if (end - blockStart >= options.rowIndexBlockSize()) {
@@ -188,9 +190,13 @@ public final class SSTableWriter implements AutoCloseable {
     }
     writeIndexEntry(key, start, blocks);
     filter.add(key);
-    stats.partitionDone(data.position() - start, cells);
+    long size = data.position() - start;
+    stats.partitionDone(size, cells);
     lastKey = key;
     state = State.OPEN;
+    if (options.partitionObserver() != null) {
+      options.partitionObserver().partitionWritten(key, size, rowCount);
+    }
   }
 
   private void writeIndexEntry(PartitionKey key, long position, List<RowIndexBlock> blocks)

@@ -1,0 +1,49 @@
+package dev.talus;
+
+/**
+ * Receives the engine's metric events, so an application can bridge them to Micrometer, JMX or its
+ * own registry without Talus depending on any of them. Set it with {@link
+ * TalusOptions.Builder#metricsListener}; the default does nothing.
+ *
+ * <p>Methods are called on the thread doing the work (writers, readers, the flush and compaction
+ * threads), concurrently, so implementations must be thread-safe and fast: record and return. Every
+ * method has an empty default. An exception thrown by a listener is caught and logged by the
+ * engine; it never fails the write, read, flush or compaction that reported it.
+ */
+public interface TalusMetricsListener {
+  /** Which guardrail a {@link #onGuardrail} event is about. */
+  enum GuardrailKind {
+    /** A partition crossed the partition size warning threshold (logged, not refused). */
+    PARTITION_SIZE_WARN,
+    /** A write was refused: it would push a partition past the partition size failure threshold. */
+    PARTITION_SIZE_FAIL,
+    /** A partition crossed the partition rows warning threshold (logged, not refused). */
+    PARTITION_ROWS_WARN,
+    /** A write was refused: it would push a partition past the partition rows failure threshold. */
+    PARTITION_ROWS_FAIL
+  }
+
+  /** The listener that ignores everything (the default). */
+  TalusMetricsListener NO_OP = new TalusMetricsListener() {};
+
+  /** A single write (insert, update or delete) was applied, taking {@code micros}. */
+  default void onWrite(String table, long micros) {}
+
+  /**
+   * A read finished in {@code micros}, having merged {@code sstablesTouched} sources (memtables and
+   * SSTables, summed over the partitions read) and scanned {@code tombstonesScanned} tombstones.
+   */
+  default void onRead(String table, long micros, int sstablesTouched, int tombstonesScanned) {}
+
+  /** A memtable was flushed to an SSTable of {@code bytes} on disk. */
+  default void onFlush(String table, long bytes) {}
+
+  /** A compaction read {@code bytesIn} and wrote {@code bytesOut} on-disk bytes. */
+  default void onCompaction(String table, long bytesIn, long bytesOut) {}
+
+  /**
+   * A guardrail fired for the partition described by {@code partitionKey} (column=value pairs, as
+   * in log messages).
+   */
+  default void onGuardrail(String table, GuardrailKind kind, String partitionKey) {}
+}
