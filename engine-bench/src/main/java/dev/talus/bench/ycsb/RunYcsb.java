@@ -1,0 +1,486 @@
+package dev.talus.bench.ycsb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import site.ycsb.DB;
+import site.ycsb.Workload;
+import site.ycsb.measurements.Measurements;
+import site.ycsb.workloads.CoreWorkload;
+
+/**
+ * Runs YCSB core workloads A–F on Talus ({@link TalusYcsbClient}) and RocksDB ({@link
+ * RocksYcsbClient}) in one process, with the same YCSB properties, and prints one table: load and
+ * run throughput, read / update / insert / scan latency percentiles, failed operations, and the
+ * Talus/RocksDB throughput ratio.
+ *
+ * <p>For each workload and engine: a fresh directory, a load phase (YCSB's {@code doInsert} for
+ * {@code recordcount} records), the engine closed and reopened (as separate {@code ycsb load} and
+ * {@code ycsb run} invocations would), then the run phase ({@code doTransaction} for {@code
+ * operationcount} operations). YCSB's own {@code Client} ends with {@code System.exit}, and its
+ * measurements are a process-wide singleton, so this runner drives {@link CoreWorkload} with its
+ * own threads and times every operation with {@link TimedDb}. Engine open and close are not timed.
+ * The engine that goes first alternates from one workload to the next.
+ *
+ * <p>Workload E (scans in key order) runs on RocksDB only: Talus has no partition-range scan.
+ *
+ * <pre>
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.ycsb.RunYcsb [--scale 1]
+ *     [--records 100000] [--ops 100000] [--threads 2] [--workloads a,b,c,d,e,f]
+ *     [--engines talus,rocksdb] [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR]
+ * </pre>
+ */
+public final class RunYcsb {
+  /** The engines, their bindings, and whether they can run YCSB scans. */
+  enum Engine {
+    TALUS("talus", TalusYcsbClient.class, TalusYcsbClient.DIR, false),
+    ROCKSDB("rocksdb", RocksYcsbClient.class, RocksYcsbClient.DIR, true);
+
+    final String label;
+    final Class<? extends DB> binding;
+    final String dirProperty;
+    final boolean scans;
+
+    Engine(String label, Class<? extends DB> binding, String dirProperty, boolean scans) {
+      this.label = label;
+      this.binding = binding;
+      this.dirProperty = dirProperty;
+      this.scans = scans;
+    }
+
+    static Engine of(String s) {
+      for (Engine e : values()) {
+        if (e.label.equalsIgnoreCase(s.trim())) {
+          return e;
+        }
+      }
+      throw new IllegalArgumentException("unknown engine " + s + " (talus, rocksdb)");
+    }
+  }
+
+  /** What to run. Immutable. */
+  record Config(
+      long records,
+      long ops,
+      int threads,
+      List<Character> workloads,
+      List<Engine> engines,
+      Path dir,
+      String sync,
+      String compaction) {
+
+    static final long DEFAULT_COUNT = 100_000;
+
+    static Config parse(String... args) {
+      long records = DEFAULT_COUNT;
+      long ops = DEFAULT_COUNT;
+      double scale = 1;
+      Long recordsArg = null;
+      Long opsArg = null;
+      int threads = 2;
+      List<Character> workloads = List.of('a', 'b', 'c', 'd', 'e', 'f');
+      List<Engine> engines = List.of(Engine.TALUS, Engine.ROCKSDB);
+      String d = System.getProperty("talus.bench.dir");
+      Path dir = Path.of(d != null && !d.isBlank() ? d : System.getProperty("java.io.tmpdir"));
+      String sync = "periodic";
+      String compaction = "lcs";
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (a.equals("--help") || a.equals("-h")) {
+          throw new IllegalArgumentException("usage");
+        }
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        String v = args[++i];
+        switch (a) {
+          case "--scale" -> scale = Double.parseDouble(v);
+          case "--records" -> recordsArg = Long.parseLong(v);
+          case "--ops" -> opsArg = Long.parseLong(v);
+          case "--threads" -> threads = Integer.parseInt(v);
+          case "--workloads" -> {
+            List<Character> w = new ArrayList<>();
+            for (String s : v.split(",")) {
+              String t = s.trim().toLowerCase(Locale.ROOT);
+              if (t.length() != 1 || t.charAt(0) < 'a' || t.charAt(0) > 'f') {
+                throw new IllegalArgumentException("workloads are a to f, got " + s);
+              }
+              w.add(t.charAt(0));
+            }
+            workloads = List.copyOf(w);
+          }
+          case "--engines" -> engines = Stream.of(v.split(",")).map(Engine::of).toList();
+          case "--dir" -> dir = Path.of(v);
+          case "--sync" -> sync = v.toLowerCase(Locale.ROOT);
+          case "--compaction" -> compaction = v.toLowerCase(Locale.ROOT);
+          default -> throw new IllegalArgumentException("unknown option " + a);
+        }
+      }
+      records = recordsArg != null ? recordsArg : Math.max(1, Math.round(records * scale));
+      ops = opsArg != null ? opsArg : Math.max(1, Math.round(ops * scale));
+      if (!List.of("periodic", "group", "batch").contains(sync)) {
+        throw new IllegalArgumentException("--sync is periodic, group or batch, got " + sync);
+      }
+      if (!List.of("lcs", "stcs").contains(compaction)) {
+        throw new IllegalArgumentException("--compaction is lcs or stcs, got " + compaction);
+      }
+      if (threads < 1 || records > Integer.MAX_VALUE || ops > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("threads must be >= 1 and counts below 2^31");
+      }
+      return new Config(records, ops, threads, workloads, engines, dir, sync, compaction);
+    }
+
+    /** RocksDB's durability matching {@link #sync}: fsync per write for GROUP and BATCH. */
+    boolean rocksSync() {
+      return !sync.equals("periodic");
+    }
+
+    boolean rocksLeveled() {
+      return compaction.equals("lcs");
+    }
+  }
+
+  /** One timed phase: throughput and per-operation latency and failures. */
+  record Phase(
+      long ops, double seconds, Map<TimedDb.Op, Histogram> latency, Map<TimedDb.Op, Long> failed) {
+    double opsPerSecond() {
+      return ops / seconds;
+    }
+
+    long failures() {
+      return failed.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /** One cell of the table; {@code skipped} says why a workload did not run on an engine. */
+  record Result(char workload, Engine engine, Phase load, Phase run, String skipped) {}
+
+  private RunYcsb() {}
+
+  public static void main(String[] args) throws Exception {
+    Config config;
+    try {
+      config = Config.parse(args);
+    } catch (IllegalArgumentException e) {
+      if (!e.getMessage().equals("usage")) {
+        System.err.println(e.getMessage());
+      }
+      System.err.println(
+          "usage: RunYcsb [--scale 1] [--records N] [--ops N] [--threads 2]"
+              + " [--workloads a,b,c,d,e,f] [--engines talus,rocksdb]"
+              + " [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR]");
+      System.exit(2);
+      return;
+    }
+    run(config, System.out);
+  }
+
+  /** Runs every workload on every engine, prints progress and the table, returns the results. */
+  static List<Result> run(Config config, PrintStream out) throws Exception {
+    printHeader(config, out);
+    List<Result> results = new ArrayList<>();
+    int index = 0;
+    for (char w : config.workloads()) {
+      Properties workload = workloadProperties(w);
+      List<Engine> order = new ArrayList<>(config.engines());
+      if (index++ % 2 == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (Engine e : order) {
+        boolean scans = Double.parseDouble(workload.getProperty("scanproportion", "0")) > 0;
+        if (scans && !e.scans) {
+          results.add(
+              new Result(w, e, null, null, "not run: no partition-range scan (NOT_IMPLEMENTED)"));
+          out.printf("workload %s %-8s skipped: no partition-range scan%n", upper(w), e.label);
+          continue;
+        }
+        results.add(runOne(config, w, workload, e, out));
+      }
+    }
+    out.println();
+    printTable(config, results, out);
+    return results;
+  }
+
+  private static Result runOne(
+      Config config, char w, Properties workload, Engine e, PrintStream out) throws Exception {
+    Path dir = createDir(config.dir(), "ycsb-" + e.label + "-" + w + "-");
+    try {
+      Properties p = new Properties();
+      p.putAll(workload);
+      p.setProperty("recordcount", Long.toString(config.records()));
+      p.setProperty("operationcount", Long.toString(config.ops()));
+      p.setProperty("threadcount", Integer.toString(config.threads()));
+      p.setProperty(TalusYcsbClient.SYNC, config.sync());
+      p.setProperty(TalusYcsbClient.COMPACTION, config.compaction());
+      p.setProperty(RocksYcsbClient.SYNC, Boolean.toString(config.rocksSync()));
+      p.setProperty(RocksYcsbClient.COMPACTION, config.rocksLeveled() ? "level" : "universal");
+      p.setProperty(e.dirProperty, dir.toString());
+      System.gc();
+      Phase load = phase(p, e, false, (int) config.records(), config.threads());
+      System.gc();
+      Phase run = phase(p, e, true, (int) config.ops(), config.threads());
+      out.printf(
+          Locale.ROOT,
+          "workload %s %-8s load %,10.0f ops/s  run %,10.0f ops/s  failed %d%n",
+          upper(w),
+          e.label,
+          load.opsPerSecond(),
+          run.opsPerSecond(),
+          load.failures() + run.failures());
+      return new Result(w, e, load, run, null);
+    } finally {
+      deleteDir(dir);
+    }
+  }
+
+  /**
+   * Opens {@code threads} binding instances (untimed), runs {@code totalOps} inserts (load) or
+   * transactions (run) split over the threads, closes the instances (untimed).
+   */
+  static Phase phase(Properties p, Engine e, boolean transactions, int totalOps, int threads)
+      throws Exception {
+    synchronized (RunYcsb.class) {
+      // CoreWorkload reads the Measurements singleton when constructed; it needs its properties
+      // first. Nothing here reads those measurements: TimedDb keeps its own.
+      Measurements.setProperties(p);
+    }
+    Workload workload = new CoreWorkload();
+    workload.init(p);
+    List<TimedDb> dbs = new ArrayList<>();
+    try {
+      for (int i = 0; i < threads; i++) {
+        TimedDb db = new TimedDb(e.binding.getDeclaredConstructor().newInstance());
+        db.setProperties(p);
+        db.init();
+        dbs.add(db);
+      }
+      CyclicBarrier start = new CyclicBarrier(threads + 1);
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      List<Thread> workers = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        int id = i;
+        int n = totalOps / threads + (i < totalOps % threads ? 1 : 0);
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    Object state = workload.initThread(p, id, threads);
+                    start.await();
+                    TimedDb db = dbs.get(id);
+                    for (int k = 0; k < n; k++) {
+                      if (transactions) {
+                        workload.doTransaction(db, state);
+                      } else {
+                        workload.doInsert(db, state);
+                      }
+                    }
+                  } catch (Throwable x) {
+                    failure.compareAndSet(null, x);
+                    start.reset();
+                  }
+                },
+                "ycsb-" + e.label + "-" + i);
+        workers.add(t);
+        t.start();
+      }
+      try {
+        start.await();
+      } catch (java.util.concurrent.BrokenBarrierException broken) {
+        // a worker failed before the start; its failure is reported below
+      }
+      long t0 = System.nanoTime();
+      for (Thread t : workers) {
+        t.join();
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      if (failure.get() != null) {
+        throw new IllegalStateException("a YCSB client thread failed", failure.get());
+      }
+      Map<TimedDb.Op, Histogram> latency = new EnumMap<>(TimedDb.Op.class);
+      Map<TimedDb.Op, Long> failed = new EnumMap<>(TimedDb.Op.class);
+      for (TimedDb db : dbs) {
+        db.latency()
+            .forEach(
+                (op, h) ->
+                    latency.merge(
+                        op,
+                        h.copy(),
+                        (a, b) -> {
+                          a.add(b);
+                          return a;
+                        }));
+        db.failures().forEach((op, c) -> failed.merge(op, c, Long::sum));
+      }
+      return new Phase(totalOps, seconds, latency, failed);
+    } finally {
+      for (TimedDb db : dbs) {
+        db.cleanup();
+      }
+      workload.cleanup();
+    }
+  }
+
+  static Properties workloadProperties(char w) {
+    String name = "/ycsb/workload" + w + ".properties";
+    try (InputStream in = RunYcsb.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void printHeader(Config c, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "YCSB %s on %s: %,d records, %,d operations, %d client threads, workloads %s, %s,"
+            + " %d cores, JDK %s, max heap %d MiB%n",
+        "0.17.0 core",
+        LocalDate.now(),
+        c.records(),
+        c.ops(),
+        c.threads(),
+        c.workloads().stream().map(RunYcsb::upper).toList(),
+        c.dir(),
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        Runtime.getRuntime().maxMemory() >> 20);
+    out.printf(
+        "talus:   memtable space 128 MiB (2 x 64), chunk cache 256 MiB, LZ4, bloom 1%%,"
+            + " commit log %s, compaction %s%n",
+        c.sync().toUpperCase(Locale.ROOT), c.compaction().toUpperCase(Locale.ROOT));
+    out.println("rocksdb: " + RocksYcsbClient.describe(c.rocksSync(), c.rocksLeveled()));
+    out.println(
+        "Same YCSB properties for both; fresh directory per workload; open/close untimed;"
+            + " one run, no warm-up: a single noisy sample, not a median.");
+    out.println();
+  }
+
+  static void printTable(Config c, List<Result> results, PrintStream out) {
+    out.println(
+        "| workload | engine | load ops/s | run ops/s | talus/rocksdb | read p50 µs | read p99 µs"
+            + " | update p50 µs | update p99 µs | insert p99 µs | scan p50 µs | scan p99 µs"
+            + " | failed ops |");
+    out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (char w : c.workloads()) {
+      for (Engine e : c.engines()) {
+        Result r = find(results, w, e);
+        if (r == null) {
+          continue;
+        }
+        if (r.skipped() != null) {
+          out.printf("| %s | %s | %s |||||||||||%n", upper(w), e.label, r.skipped());
+          continue;
+        }
+        Map<TimedDb.Op, Histogram> l = r.run().latency();
+        out.printf(
+            Locale.ROOT,
+            "| %s | %s | %,.0f | %,.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+            upper(w),
+            e.label,
+            r.load().opsPerSecond(),
+            r.run().opsPerSecond(),
+            e == Engine.TALUS ? ratio(r, find(results, w, Engine.ROCKSDB)) : "",
+            micros(l.get(TimedDb.Op.READ), 50),
+            micros(l.get(TimedDb.Op.READ), 99),
+            micros(l.get(TimedDb.Op.UPDATE), 50),
+            micros(l.get(TimedDb.Op.UPDATE), 99),
+            micros(l.get(TimedDb.Op.INSERT), 99),
+            micros(l.get(TimedDb.Op.SCAN), 50),
+            micros(l.get(TimedDb.Op.SCAN), 99),
+            failures(r));
+      }
+    }
+    out.println();
+    out.println(
+        "talus/rocksdb = Talus run ops/s ÷ RocksDB run ops/s. Latencies are of the run phase,"
+            + " successful operations only; in F, read and update are the two halves of each"
+            + " read-modify-write plus the plain reads. '-' = no such operation.");
+    if (c.workloads().contains('e') && c.engines().contains(Engine.TALUS)) {
+      out.println(
+          "Workload E runs on RocksDB only: Talus has no scan across partitions in key order"
+              + " (its YCSB binding returns NOT_IMPLEMENTED for scan).");
+    }
+  }
+
+  private static String ratio(Result talus, Result rocks) {
+    if (rocks == null || rocks.skipped() != null) {
+      return "-";
+    }
+    return String.format(
+        Locale.ROOT, "%.2f×", talus.run().opsPerSecond() / rocks.run().opsPerSecond());
+  }
+
+  private static String failures(Result r) {
+    List<String> parts = new ArrayList<>();
+    for (Phase phase : List.of(r.load(), r.run())) {
+      String name = phase == r.load() ? "load" : "run";
+      phase
+          .failed()
+          .forEach(
+              (op, n) -> {
+                if (n > 0) {
+                  parts.add(name + " " + op.name().toLowerCase(Locale.ROOT) + " " + n);
+                }
+              });
+    }
+    return parts.isEmpty() ? "0" : String.join(", ", parts);
+  }
+
+  private static String micros(Histogram h, double percentile) {
+    if (h == null || h.getTotalCount() == 0) {
+      return "-";
+    }
+    double us = h.getValueAtPercentile(percentile) / 1000.0;
+    return String.format(Locale.ROOT, us < 100 ? "%.1f" : "%,.0f", us);
+  }
+
+  private static Result find(List<Result> results, char w, Engine e) {
+    for (Result r : results) {
+      if (r.workload() == w && r.engine() == e) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private static String upper(char w) {
+    return String.valueOf(Character.toUpperCase(w));
+  }
+
+  private static Path createDir(Path base, String prefix) throws IOException {
+    Files.createDirectories(base);
+    return Files.createTempDirectory(base, prefix);
+  }
+
+  private static void deleteDir(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package dev.talus.bench.ycsb;
+
+import dev.talus.ColumnDef;
+import dev.talus.CommitLogSync;
+import dev.talus.CompactionOptions;
+import dev.talus.Compression;
+import dev.talus.DataType;
+import dev.talus.ResultRow;
+import dev.talus.Select;
+import dev.talus.Table;
+import dev.talus.TableSchema;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.atomic.AtomicBoolean;
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * A YCSB binding for Talus, in the shape of YCSB's Cassandra binding: a record is one row of {@code
+ * usertable(ycsb_key text PRIMARY KEY, field0 blob, ..., field9 blob)} (table name from {@code
+ * table}, column count and prefix from {@code fieldcount} and {@code fieldnameprefix}). {@code
+ * insert} is an INSERT, {@code update} an UPDATE of the given columns, {@code delete} a partition
+ * delete.
+ *
+ * <p>{@code scan} returns {@link Status#NOT_IMPLEMENTED}: YCSB scans records in key order from a
+ * start key, which needs a range over partition keys. Talus, like Cassandra, orders rows only
+ * inside a partition and has no token or partition-range scan in its API, so workload E cannot run
+ * on this model; {@link RunYcsb} runs E on RocksDB only and says so.
+ *
+ * <p>Properties: {@code talus.dir} (required), {@code talus.sync} ({@code periodic} default, {@code
+ * group}, {@code batch}), {@code talus.compaction} ({@code lcs} default, {@code stcs}). The engine
+ * is opened with the memory budget of the side-by-side runner: 2 × 64 MiB memtable space (one
+ * memtable filling while one flushes, like RocksDB's two 64 MiB write buffers), a 256 MiB chunk
+ * cache, LZ4 chunks and a 1% Bloom filter.
+ *
+ * <p>YCSB makes one instance per client thread; all instances on one directory share one {@link
+ * TalusDb} through a static reference-counted holder ({@link SharedByDirectory}), opened by the
+ * first {@code init()} and closed by the last {@code cleanup()}. An instance is used by one thread.
+ */
+public final class TalusYcsbClient extends DB {
+  static final String DIR = "talus.dir";
+  static final String SYNC = "talus.sync";
+  static final String COMPACTION = "talus.compaction";
+  static final String KEY = "ycsb_key";
+  static final long MEMTABLE_SPACE_BYTES = 2 * (64L << 20);
+  static final long CHUNK_CACHE_BYTES = 256L << 20;
+
+  static final SharedByDirectory<TalusDb> DATABASES = new SharedByDirectory<>();
+  private static final AtomicBoolean REPORTED = new AtomicBoolean();
+
+  private Path dir;
+  private TalusDb db;
+  private String tableName;
+  private Table table;
+
+  @Override
+  public void init() throws DBException {
+    String d = getProperties().getProperty(DIR);
+    if (d == null || d.isBlank()) {
+      throw new DBException("set " + DIR + " to the data directory");
+    }
+    CommitLogSync sync = sync(getProperties().getProperty(SYNC, "periodic"));
+    CompactionOptions compaction = compaction(getProperties().getProperty(COMPACTION, "lcs"));
+    dir = Path.of(d);
+    try {
+      db = DATABASES.acquire(dir, p -> TalusDb.open(options(p, sync)));
+      synchronized (db) {
+        table = db.createTableIfNotExists(schema(getProperties(), compaction));
+      }
+    } catch (RuntimeException e) {
+      if (db != null) {
+        release();
+      }
+      throw new DBException("cannot open Talus in " + dir + ": " + e.getMessage(), e);
+    }
+    tableName = table.name();
+  }
+
+  static TalusOptions options(Path dir, CommitLogSync sync) {
+    return TalusOptions.builder(dir)
+        .memtableSpaceBytes(MEMTABLE_SPACE_BYTES)
+        .chunkCacheBytes(CHUNK_CACHE_BYTES)
+        .commitLogSync(sync)
+        .build();
+  }
+
+  static TableSchema schema(java.util.Properties p, CompactionOptions compaction) {
+    int fieldCount = Integer.parseInt(p.getProperty("fieldcount", "10"));
+    String prefix = p.getProperty("fieldnameprefix", "field");
+    TableSchema.Builder b =
+        TableSchema.builder(p.getProperty("table", "usertable"))
+            .partitionKey(KEY, DataType.TEXT)
+            .compression(Compression.LZ4)
+            .bloomFilterFpChance(0.01)
+            .compaction(compaction);
+    for (int i = 0; i < fieldCount; i++) {
+      b.column(prefix + i, DataType.BLOB);
+    }
+    return b.build();
+  }
+
+  static CommitLogSync sync(String s) throws DBException {
+    return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "periodic" -> CommitLogSync.PERIODIC;
+      case "group" -> CommitLogSync.GROUP;
+      case "batch" -> CommitLogSync.BATCH;
+      default -> throw new DBException(SYNC + " must be periodic, group or batch, got " + s);
+    };
+  }
+
+  static CompactionOptions compaction(String s) throws DBException {
+    return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "lcs" -> CompactionOptions.leveled().build();
+      case "stcs" -> CompactionOptions.sizeTiered().build();
+      default -> throw new DBException(COMPACTION + " must be lcs or stcs, got " + s);
+    };
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    if (db != null) {
+      release();
+    }
+  }
+
+  private void release() throws DBException {
+    try {
+      DATABASES.release(dir);
+    } catch (Exception e) {
+      throw new DBException("cannot close Talus in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      db = null;
+      table = null;
+    }
+  }
+
+  @Override
+  public Status read(String t, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    try {
+      Select s = table(t).select().eq(KEY, key);
+      if (fields != null) {
+        s.columns(fields.toArray(new String[0]));
+      }
+      var row = s.one();
+      if (row.isEmpty()) {
+        return Status.NOT_FOUND;
+      }
+      copy(row.get(), fields, result);
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return error("read", e);
+    }
+  }
+
+  private void copy(ResultRow row, Set<String> fields, Map<String, ByteIterator> result) {
+    if (fields != null) {
+      for (String f : fields) {
+        byte[] v = row.getBytes(f);
+        if (v != null) {
+          result.put(f, new ByteArrayByteIterator(v));
+        }
+      }
+      return;
+    }
+    for (ColumnDef c : table.schema().regularColumns()) {
+      byte[] v = row.getBytes(c.name());
+      if (v != null) {
+        result.put(c.name(), new ByteArrayByteIterator(v));
+      }
+    }
+  }
+
+  /** Not supported: Talus has no scan across partitions in key order (see the class comment). */
+  @Override
+  public Status scan(
+      String t,
+      String startkey,
+      int recordcount,
+      Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    return Status.NOT_IMPLEMENTED;
+  }
+
+  @Override
+  public Status update(String t, String key, Map<String, ByteIterator> values) {
+    try {
+      var u = table(t).update().where(KEY, key);
+      for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+        u.set(e.getKey(), e.getValue().toArray());
+      }
+      u.execute();
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return error("update", e);
+    }
+  }
+
+  @Override
+  public Status insert(String t, String key, Map<String, ByteIterator> values) {
+    try {
+      var i = table(t).insert().value(KEY, key);
+      for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+        i.value(e.getKey(), e.getValue().toArray());
+      }
+      i.execute();
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return error("insert", e);
+    }
+  }
+
+  @Override
+  public Status delete(String t, String key) {
+    try {
+      table(t).delete().eq(KEY, key).execute();
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return error("delete", e);
+    }
+  }
+
+  private Table table(String t) {
+    return t.equals(tableName) ? table : db.table(t);
+  }
+
+  /** Reports the first failure of the process on stderr (YCSB only counts them). */
+  private static Status error(String op, RuntimeException e) {
+    if (REPORTED.compareAndSet(false, true)) {
+      System.err.println("talus binding: first failed " + op + ": " + e);
+    }
+    return Status.ERROR;
+  }
+}
