@@ -175,10 +175,9 @@ public final class TableStore {
     try {
       manifest.apply(addedGens, removedGens);
     } catch (IOException | RuntimeException e) {
-      for (SSTableReader r : added) {
-        r.markObsolete();
-        r.release();
-      }
+      // Not marked obsolete: a manifest record whose sync failed may still reach the disk and
+      // name these files; reopening deletes them if it does not.
+      added.forEach(SSTableReader::release);
       throw e;
     }
     view.updateAndGet(v -> v.replace(removed, added));
