@@ -24,6 +24,7 @@ public final class TalusOptions {
   private final int commitLogSegmentBytes;
   private final boolean skipCorruptCommitLogRecords;
   private final FaultInjector faultInjector;
+  private final DiskFailurePolicy diskFailurePolicy;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -41,6 +42,12 @@ public final class TalusOptions {
     this.commitLogSegmentBytes = b.commitLogSegmentBytes;
     this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
     this.faultInjector = b.faultInjector;
+    this.diskFailurePolicy = b.diskFailurePolicy;
+  }
+
+  /** What a corrupt SSTable does to reads and verify (default {@link DiskFailurePolicy#FAIL}). */
+  public DiskFailurePolicy diskFailurePolicy() {
+    return diskFailurePolicy;
   }
 
   /** The fault injector every file operation goes through, or null (the normal case). */
@@ -155,6 +162,8 @@ public final class TalusOptions {
         + commitLogSegmentBytes
         + ", skipCorruptCommitLogRecords="
         + skipCorruptCommitLogRecords
+        + ", diskFailurePolicy="
+        + diskFailurePolicy
         + "}";
   }
 
@@ -175,6 +184,7 @@ public final class TalusOptions {
     private int commitLogSegmentBytes = 32 << 20;
     private boolean skipCorruptCommitLogRecords;
     private FaultInjector faultInjector;
+    private DiskFailurePolicy diskFailurePolicy = DiskFailurePolicy.FAIL;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -259,6 +269,17 @@ public final class TalusOptions {
     public Builder skipCorruptCommitLogRecords(boolean skip) {
       this.skipCorruptCommitLogRecords = skip;
       return this;
+    }
+
+    /** What a corrupt SSTable does to reads and verify (default FAIL: they fail loudly). */
+    public Builder diskFailurePolicy(DiskFailurePolicy policy) {
+      this.diskFailurePolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Shorthand for {@code diskFailurePolicy(quarantine ? QUARANTINE : FAIL)}. */
+    public Builder quarantineCorruptSSTables(boolean quarantine) {
+      return diskFailurePolicy(quarantine ? DiskFailurePolicy.QUARANTINE : DiskFailurePolicy.FAIL);
     }
 
     /** Routes every file operation through {@code injector} (crash tests only). */
