@@ -156,6 +156,9 @@ class EngineCrashTest {
       child.waitFor(30, TimeUnit.SECONDS);
       reader.join(30_000);
       int maxSeq = first;
+      // Per writer: the two threads run at different speeds, so the window of a delete that may
+      // have been in flight must follow each thread's own progress, not the faster one's.
+      int[] threadMax = {first, first};
       synchronized (lines) {
         for (String line : lines) {
           String[] f = line.split(" ");
@@ -170,6 +173,8 @@ class EngineCrashTest {
             expected.acked.put(k, true);
             expected.uncertain.remove(k);
             maxSeq = Math.max(maxSeq, Integer.parseInt(f[2]));
+            int th = Integer.parseInt(f[1]);
+            threadMax[th] = Math.max(threadMax[th], Integer.parseInt(f[2]));
             totalAcks++;
           } else if (f[0].equals("DEL")) {
             expected.acked.put(k, false);
@@ -180,13 +185,13 @@ class EngineCrashTest {
       // The write each thread had in flight (its next insert, and a delete near it) may or may
       // not have survived: those keys are uncertain until a later cycle decides them.
       for (int thread = 0; thread < 2; thread++) {
-        for (int s = first; s <= maxSeq + 2; s++) {
+        for (int s = first; s <= threadMax[thread] + 2; s++) {
           long k = Expected.key(thread, s);
           if (!expected.acked.containsKey(k)) {
             expected.uncertain.add(k);
           }
         }
-        for (int s = Math.max(first, maxSeq - 40); s <= maxSeq + 2; s++) {
+        for (int s = Math.max(first, threadMax[thread] - 40); s <= threadMax[thread] + 2; s++) {
           long k = Expected.key(thread, s);
           if (Boolean.TRUE.equals(expected.acked.get(k))) {
             expected.uncertain.add(k); // a delete of it may have been in flight
