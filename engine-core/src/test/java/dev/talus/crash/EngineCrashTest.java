@@ -70,6 +70,7 @@ class EngineCrashTest {
    */
   @Test
   @Tag("slow")
+  @Tag("crash")
   void manyKillNineCycles() throws Exception {
     int cycles = Integer.getInteger("talus.crash.cycles.long", 1000);
     int perRun = Math.max(1, cycles / 4);

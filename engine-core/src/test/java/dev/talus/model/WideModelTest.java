@@ -542,6 +542,7 @@ class WideModelTest {
    */
   @Test
   @Tag("slow")
+  @Tag("fuzz")
   void fuzz() {
     double minutes = Double.parseDouble(System.getProperty("talus.fuzz.minutes", "1"));
     long deadline = System.nanoTime() + (long) (minutes * 60e9);
