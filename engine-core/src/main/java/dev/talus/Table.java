@@ -96,6 +96,14 @@ public final class Table {
     return store.verify();
   }
 
+  /**
+   * SSTables of this table moved to {@code quarantine/} since the database was opened (always 0
+   * under the default {@link DiskFailurePolicy#FAIL}).
+   */
+  public long quarantinedSSTables() {
+    return store.quarantinedSSTables();
+  }
+
   /** The table's statistics now (like {@code nodetool tablestats}). */
   public TableStats stats() {
     return store.stats();

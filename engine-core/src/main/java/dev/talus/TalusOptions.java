@@ -30,6 +30,7 @@ public final class TalusOptions {
   private final long partitionRowsWarn;
   private final long partitionRowsFail;
   private final TalusMetricsListener metricsListener;
+  private final DiskFailurePolicy diskFailurePolicy;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -53,6 +54,7 @@ public final class TalusOptions {
     this.partitionRowsWarn = b.partitionRowsWarn;
     this.partitionRowsFail = b.partitionRowsFail;
     this.metricsListener = b.metricsListener;
+    this.diskFailurePolicy = b.diskFailurePolicy;
   }
 
   /**
@@ -106,6 +108,11 @@ public final class TalusOptions {
   /** Receives metric events (default {@link TalusMetricsListener#NO_OP}). */
   public TalusMetricsListener metricsListener() {
     return metricsListener;
+  }
+
+  /** What a corrupt SSTable does to reads and verify (default {@link DiskFailurePolicy#FAIL}). */
+  public DiskFailurePolicy diskFailurePolicy() {
+    return diskFailurePolicy;
   }
 
   /** The fault injector every file operation goes through, or null (the normal case). */
@@ -232,6 +239,8 @@ public final class TalusOptions {
         + partitionRowsFail
         + ", metricsListener="
         + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener)
+        + ", diskFailurePolicy="
+        + diskFailurePolicy
         + "}";
   }
 
@@ -258,6 +267,7 @@ public final class TalusOptions {
     private long partitionRowsWarn = 100_000;
     private long partitionRowsFail;
     private TalusMetricsListener metricsListener = TalusMetricsListener.NO_OP;
+    private DiskFailurePolicy diskFailurePolicy = DiskFailurePolicy.FAIL;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -348,6 +358,17 @@ public final class TalusOptions {
     public Builder commitLogTotalSpaceBytes(long bytes) {
       this.commitLogTotalSpaceBytes = bytes;
       return this;
+    }
+
+    /** What a corrupt SSTable does to reads and verify (default FAIL: they fail loudly). */
+    public Builder diskFailurePolicy(DiskFailurePolicy policy) {
+      this.diskFailurePolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Shorthand for {@code diskFailurePolicy(quarantine ? QUARANTINE : FAIL)}. */
+    public Builder quarantineCorruptSSTables(boolean quarantine) {
+      return diskFailurePolicy(quarantine ? DiskFailurePolicy.QUARANTINE : DiskFailurePolicy.FAIL);
     }
 
     /** Routes every file operation through {@code injector} (crash tests only). */

@@ -1,6 +1,7 @@
 package dev.talus.engine;
 
 import dev.talus.CorruptCommitLogException;
+import dev.talus.CorruptSSTableException;
 import dev.talus.DirectoryLockedException;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
@@ -139,6 +140,14 @@ public final class Engine implements Closeable {
       engine.loadTables();
       engine.openCommitLog();
       return engine;
+    } catch (CorruptFileException e) {
+      // damage found while loading the SSTables or a manifest: public exception, file and offset
+      engine.close();
+      String message = "cannot load " + dir + ": " + e.getMessage();
+      if (e.file() != null && e.file().getFileName().toString().startsWith("nb-")) {
+        throw new CorruptSSTableException(message, e.file(), e.offset(), e);
+      }
+      throw new dev.talus.CorruptDataException(message, e.file(), e.offset(), e);
     } catch (RuntimeException | IOException e) {
       engine.close();
       if (e instanceof RuntimeException re) {

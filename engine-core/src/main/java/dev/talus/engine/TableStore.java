@@ -47,6 +47,7 @@ public final class TableStore {
   private final ReadExecutor reads;
   private final TableCompactions compactions;
   private final PartitionGuardrails guardrails;
+  private final Quarantine quarantine;
 
   /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
@@ -80,8 +81,10 @@ public final class TableStore {
       TableSchema schema,
       Path directory,
       Manifest manifest,
-      List<SSTableReader> sstables) {
+      List<SSTableReader> sstables,
+      Quarantine quarantine) {
     this.engine = engine;
+    this.quarantine = quarantine;
     this.id = id;
     this.schema = schema;
     this.keys = new KeyCodec(schema);
@@ -107,20 +110,27 @@ public final class TableStore {
   static TableStore open(Engine engine, int id, TableSchema schema, Path dir) throws IOException {
     engine.fs().createDirectories(dir);
     Manifest manifest = Manifest.open(engine.fs(), dir);
+    Quarantine quarantine = new Quarantine(engine, dir, schema.name());
     List<SSTableReader> readers = new ArrayList<>();
     try {
       for (Path leftover : manifest.deleteUnlistedFiles()) {
         LOG.info("Removed leftover file {} of table {}", leftover.getFileName(), schema.name());
       }
       for (long gen : manifest.liveGenerations().descendingSet()) {
-        readers.add(SSTableReader.open(engine.fs(), dir, gen, engine.chunkCache()));
+        try {
+          readers.add(SSTableReader.open(engine.fs(), dir, gen, engine.chunkCache()));
+        } catch (CorruptFileException e) {
+          if (!quarantine.atOpen(manifest, gen, e)) {
+            throw e;
+          }
+        }
       }
     } catch (IOException | RuntimeException e) {
       readers.forEach(SSTableReader::release);
       manifest.close();
       throw e;
     }
-    return new TableStore(engine, id, schema, dir, manifest, readers);
+    return new TableStore(engine, id, schema, dir, manifest, readers, quarantine);
   }
 
   public int id() {
@@ -145,6 +155,15 @@ public final class TableStore {
 
   TableView view() {
     return view.get();
+  }
+
+  void updateView(java.util.function.UnaryOperator<TableView> change) {
+    view.updateAndGet(change);
+  }
+
+  /** SSTables quarantined under {@link dev.talus.DiskFailurePolicy#QUARANTINE}. */
+  public long quarantinedSSTables() {
+    return quarantine.count();
   }
 
   Manifest manifest() {
@@ -186,10 +205,9 @@ public final class TableStore {
     try {
       manifest.apply(addedGens, removedGens);
     } catch (IOException | RuntimeException e) {
-      for (SSTableReader r : added) {
-        r.markObsolete();
-        r.release();
-      }
+      // Not marked obsolete: a manifest record whose sync failed may still reach the disk and
+      // name these files; reopening deletes them if it does not.
+      added.forEach(SSTableReader::release);
       throw e;
     }
     view.updateAndGet(v -> v.replace(removed, added));
@@ -388,6 +406,9 @@ public final class TableStore {
       engine.metrics().read(schema.name(), micros, r.sourcesTouched(), r.tombstonesScanned());
       return r;
     } catch (CorruptFileException e) {
+      if (quarantine.handle(this, e)) {
+        return read(req); // without the quarantined SSTable
+      }
       throw new CorruptSSTableException(
           "table " + schema.name() + ": " + e.getMessage(), e.file(), e.offset(), e);
     } catch (UncheckedIOException e) {
@@ -464,10 +485,18 @@ public final class TableStore {
       }
     }
     try {
+      int checked = 0;
       for (SSTableReader r : refs) {
-        r.verify();
+        try {
+          r.verify();
+          checked++;
+        } catch (CorruptFileException e) {
+          if (!quarantine.handle(this, e)) {
+            throw e;
+          }
+        }
       }
-      return refs.size();
+      return checked;
     } catch (CorruptFileException e) {
       throw new CorruptSSTableException(
           "table " + schema.name() + ": " + e.getMessage(), e.file(), e.offset(), e);

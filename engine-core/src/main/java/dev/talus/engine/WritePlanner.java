@@ -296,6 +296,18 @@ final class WritePlanner {
   }
 
   private static PartitionKey partitionKey(KeyCodec keys, TableSchema s, Object[] pk) {
+    // As in Cassandra: a single-column partition key whose value serializes to no bytes (an empty
+    // text or blob) is not a key; composite keys may have empty components.
+    if (pk.length == 1
+        && ((pk[0] instanceof String str && str.isEmpty())
+            || (pk[0] instanceof byte[] b && b.length == 0))) {
+      throw new InvalidQueryException(
+          "Key may not be empty: partition key column "
+              + s.partitionKey().get(0).name()
+              + " of "
+              + s.name()
+              + " is an empty value");
+    }
     PartitionKey key = keys.partitionKey(pk);
     if (key.bytes().length > MAX_KEY_BYTES) {
       throw new InvalidQueryException(

@@ -53,6 +53,7 @@ class CrashTest {
   }
 
   @Tag("slow")
+  @Tag("crash")
   @ParameterizedTest
   @EnumSource(SyncMode.class)
   void manySeeds(SyncMode mode) throws Exception {

@@ -17,7 +17,8 @@ import java.util.Random;
  * from two threads and prints an acknowledgement line after each write returns. Small memtables
  * make it flush and compact while it runs, so the kill lands anywhere.
  *
- * <p>Arguments: data directory, sync mode, seed, first sequence number.
+ * <p>Arguments: data directory, sync mode, seed, first sequence number, and optionally {@code
+ * churn} to flush and compact in a loop meanwhile.
  */
 public final class EngineCrashChild {
   private EngineCrashChild() {}
@@ -83,6 +84,24 @@ public final class EngineCrashChild {
               },
               "crash-writer-" + w);
       writers[w].start();
+    }
+    if (args.length > 4 && args[4].equals("churn")) {
+      // Whitebox-ish: flushes and major compactions back to back, so most kills land inside one.
+      Thread churn =
+          new Thread(
+              () -> {
+                for (long n = 1; ; n++) {
+                  t.flush();
+                  t.compact();
+                  synchronized (out) {
+                    out.println("CHURN " + n);
+                    out.flush();
+                  }
+                }
+              },
+              "crash-churn");
+      churn.setDaemon(true);
+      churn.start();
     }
     for (Thread w : writers) {
       w.join();

@@ -34,6 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class EngineCrashTest {
   @TempDir Path tmp;
 
+  /** Flush + compaction rounds the churning children completed (printed in the summary). */
+  private long churnRounds;
+
   /** The expected state after the cycles so far. */
   static final class Expected {
     final Map<Long, Boolean> acked = new HashMap<>(); // key → present?
@@ -48,20 +51,58 @@ class EngineCrashTest {
   @EnumSource(CommitLogSync.class)
   void acknowledgedWritesSurviveKillNine(CommitLogSync sync) throws Exception {
     int cycles = Integer.getInteger("talus.crash.cycles", 7);
-    runCycles(sync, cycles, 42 + sync.ordinal());
+    long acks = runCycles(sync, cycles, 42 + sync.ordinal(), false);
+    summary(sync.name(), cycles, acks);
   }
 
+  /** Kills that land inside a flush or a compaction: the child runs them back to back. */
+  @Test
+  void acknowledgedWritesSurviveKillNineDuringFlushAndCompaction() throws Exception {
+    int cycles = Integer.getInteger("talus.crash.cycles.churn", 4);
+    long acks = runCycles(CommitLogSync.BATCH, cycles, 77, true);
+    summary("BATCH, flush+compaction loop (" + churnRounds + " rounds completed)", cycles, acks);
+    assertThat(churnRounds).as("the children flushed and compacted").isPositive();
+  }
+
+  /**
+   * The long crash loop ({@code mvn -B verify -Pcrash -Dtalus.crash.cycles.long=1000}): the cycles
+   * are split over the sync modes and, for a quarter of them, a flush and compaction loop.
+   */
   @Test
   @Tag("slow")
+  @Tag("crash")
   void manyKillNineCycles() throws Exception {
-    int cycles = Integer.getInteger("talus.crash.cycles.long", 120);
+    int cycles = Integer.getInteger("talus.crash.cycles.long", 1000);
+    int perRun = Math.max(1, cycles / 4);
+    long acks = 0;
+    int done = 0;
     for (CommitLogSync sync : CommitLogSync.values()) {
-      runCycles(sync, cycles / 3, 1000 + sync.ordinal());
+      acks += runCycles(sync, perRun, 1000 + sync.ordinal(), false);
+      done += perRun;
     }
+    int churn = Math.max(1, cycles - done);
+    acks += runCycles(CommitLogSync.GROUP, churn, 2000, true);
+    summary(
+        "long run, all sync modes + flush/compaction loop (" + churnRounds + " rounds)",
+        done + churn,
+        acks);
   }
 
-  private void runCycles(CommitLogSync sync, int cycles, long seed) throws Exception {
-    Path dir = tmp.resolve(sync.name());
+  private static void summary(String what, int cycles, long acks) {
+    // Every cycle asserts that no acknowledged write is missing, so reaching here means lost = 0.
+    System.out.println(
+        "[crash] "
+            + what
+            + ": "
+            + cycles
+            + " kill -9 cycles, "
+            + acks
+            + " acknowledged writes, lost = 0");
+  }
+
+  private long runCycles(CommitLogSync sync, int cycles, long seed, boolean churn)
+      throws Exception {
+    Path dir = tmp.resolve(sync.name() + (churn ? "-churn" : ""));
     Random rnd = new Random(seed);
     Expected expected = new Expected();
     int next = 0;
@@ -80,7 +121,8 @@ class EngineCrashTest {
               dir.toString(),
               sync.name(),
               Long.toString(seed * 1000 + cycle),
-              Integer.toString(first));
+              Integer.toString(first),
+              churn ? "churn" : "plain");
       pb.redirectErrorStream(false);
       pb.redirectError(ProcessBuilder.Redirect.DISCARD);
       Process child = pb.start();
@@ -115,9 +157,15 @@ class EngineCrashTest {
       child.waitFor(30, TimeUnit.SECONDS);
       reader.join(30_000);
       int maxSeq = first;
+      // Per writer: the two threads run at different speeds, so the window of a delete that may
+      // have been in flight must follow each thread's own progress, not the faster one's.
+      int[] threadMax = {first, first};
       synchronized (lines) {
         for (String line : lines) {
           String[] f = line.split(" ");
+          if (f.length == 2 && f[0].equals("CHURN")) {
+            churnRounds++;
+          }
           if (f.length != 3) {
             continue;
           }
@@ -126,6 +174,8 @@ class EngineCrashTest {
             expected.acked.put(k, true);
             expected.uncertain.remove(k);
             maxSeq = Math.max(maxSeq, Integer.parseInt(f[2]));
+            int th = Integer.parseInt(f[1]);
+            threadMax[th] = Math.max(threadMax[th], Integer.parseInt(f[2]));
             totalAcks++;
           } else if (f[0].equals("DEL")) {
             expected.acked.put(k, false);
@@ -136,13 +186,13 @@ class EngineCrashTest {
       // The write each thread had in flight (its next insert, and a delete near it) may or may
       // not have survived: those keys are uncertain until a later cycle decides them.
       for (int thread = 0; thread < 2; thread++) {
-        for (int s = first; s <= maxSeq + 2; s++) {
+        for (int s = first; s <= threadMax[thread] + 2; s++) {
           long k = Expected.key(thread, s);
           if (!expected.acked.containsKey(k)) {
             expected.uncertain.add(k);
           }
         }
-        for (int s = Math.max(first, maxSeq - 40); s <= maxSeq + 2; s++) {
+        for (int s = Math.max(first, threadMax[thread] - 40); s <= threadMax[thread] + 2; s++) {
           long k = Expected.key(thread, s);
           if (Boolean.TRUE.equals(expected.acked.get(k))) {
             expected.uncertain.add(k); // a delete of it may have been in flight
@@ -153,6 +203,7 @@ class EngineCrashTest {
       next = maxSeq + 100;
     }
     assertThat(totalAcks).as("the children acknowledged writes").isPositive();
+    return totalAcks;
   }
 
   private static boolean hasReady(List<String> lines) {

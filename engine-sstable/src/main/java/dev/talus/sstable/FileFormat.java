@@ -49,6 +49,13 @@ final class FileFormat {
           file, 0, String.format("bad magic 0x%08x, expected 0x%08x", magic, MAGIC));
     }
     int len = in.readUnsignedByte();
+    if (len != name.length()) {
+      // a damaged length byte would otherwise read past the header: an EOFException, no file
+      throw new CorruptFileException(
+          file,
+          4,
+          "component name length " + len + ", expected " + name.length() + " ('" + name + "')");
+    }
     byte[] n = new byte[len];
     in.readFully(n);
     String actual = new String(n, StandardCharsets.US_ASCII);

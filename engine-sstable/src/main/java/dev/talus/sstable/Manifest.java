@@ -113,7 +113,11 @@ public final class Manifest implements Closeable {
       }
       int end = p + RECORD_HEADER + len;
       if (payloadCrc != crc(b, p + RECORD_HEADER, len)) {
-        if (end == b.length) {
+        // A crash mid-append leaves the tail of the last record unwritten (zeros), and a record
+        // never ends in a zero byte (its last field, the next generation, is a varint >= 1). A
+        // complete last record that fails its checksum is damage, not a torn write: dropping it
+        // would forget a live SSTable and delete its files.
+        if (end == b.length && b[end - 1] == 0) {
           return p; // the last record, partly written
         }
         throw new CorruptFileException(file, p, "manifest record checksum mismatch");
