@@ -12,7 +12,7 @@ public enum CommitLogSync {
    */
   PERIODIC,
   /**
-   * Writers wait for the next fsync, which runs at most every group window (default 15 ms), so
+   * Writers wait for the next fsync, which runs at most every group window (default 2 ms), so
    * concurrent writers share one fsync. Acknowledged writes survive power loss.
    */
   GROUP,

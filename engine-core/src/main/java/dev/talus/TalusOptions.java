@@ -130,7 +130,7 @@ public final class TalusOptions {
     return commitLogSyncPeriod;
   }
 
-  /** GROUP: the longest a writer waits for the shared fsync (default 15 ms). */
+  /** GROUP: the longest a writer waits for the shared fsync (default 2 ms). */
   public java.time.Duration commitLogGroupWindow() {
     return commitLogGroupWindow;
   }
@@ -257,7 +257,7 @@ public final class TalusOptions {
     private boolean backgroundCompaction = true;
     private CommitLogSync commitLogSync = CommitLogSync.PERIODIC;
     private java.time.Duration commitLogSyncPeriod = java.time.Duration.ofSeconds(10);
-    private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(15);
+    private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(2);
     private int commitLogSegmentBytes = 32 << 20;
     private boolean skipCorruptCommitLogRecords;
     private FaultInjector faultInjector;
@@ -336,7 +336,7 @@ public final class TalusOptions {
       return this;
     }
 
-    /** GROUP mode's window between shared fsyncs (default 15 ms). */
+    /** GROUP mode's window between shared fsyncs (default 2 ms). */
     public Builder commitLogGroupWindow(java.time.Duration window) {
       this.commitLogGroupWindow = Objects.requireNonNull(window, "window");
       return this;

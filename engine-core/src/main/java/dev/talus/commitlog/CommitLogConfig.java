@@ -106,7 +106,7 @@ public final class CommitLogConfig {
     private int segmentSize = 32 * 1024 * 1024;
     private SyncMode syncMode = SyncMode.PERIODIC;
     private Duration periodicInterval = Duration.ofSeconds(10);
-    private Duration groupWindow = Duration.ofMillis(15);
+    private Duration groupWindow = Duration.ofMillis(2);
     private boolean skipCorruptRecords;
 
     private Builder() {}
@@ -128,7 +128,7 @@ public final class CommitLogConfig {
       return this;
     }
 
-    /** GROUP: minimum time between fsyncs; default 15 ms. */
+    /** GROUP: minimum time between fsyncs; default 2 ms. */
     public Builder groupWindow(Duration window) {
       this.groupWindow = Objects.requireNonNull(window, "groupWindow");
       return this;
