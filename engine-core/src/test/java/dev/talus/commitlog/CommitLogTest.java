@@ -45,7 +45,7 @@ class CommitLogTest {
     assertThat(c.maxMutationSize()).isEqualTo(16 * 1024 * 1024);
     assertThat(c.syncMode()).isEqualTo(SyncMode.PERIODIC);
     assertThat(c.periodicInterval()).hasSeconds(10);
-    assertThat(c.groupWindow()).hasMillis(15);
+    assertThat(c.groupWindow()).hasMillis(2);
     assertThat(c.skipCorruptRecords()).isFalse();
     assertThatThrownBy(() -> CommitLogConfig.builder().segmentSize(100).build())
         .isInstanceOf(IllegalArgumentException.class)
