@@ -7,7 +7,6 @@ import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -88,9 +87,17 @@ final class SSTablePartition implements PartitionData {
     return reversed ? new Reversed(slice) : new Forward(slice);
   }
 
-  private Row read(DataInputStream in, ChunkInput ci) {
+  private Row read(ChunkInput ci) {
+    return read(ci, null);
+  }
+
+  /**
+   * The next row, null at the end of the partition, or {@link PartitionSerializer#SKIPPED} for a
+   * row whose clustering is at or before {@code skipThrough} (stepped over without decoding).
+   */
+  private Row read(ChunkInput ci, byte[] skipThrough) {
     try {
-      return PartitionSerializer.readRow(in, header);
+      return PartitionSerializer.readRow(ci, header, skipThrough);
     } catch (IOException e) {
       throw ci.corrupt("undecodable row in " + key + ": " + e.getMessage(), e);
     }
@@ -129,7 +136,6 @@ final class SSTablePartition implements PartitionData {
   private final class Forward implements Iterator<Row> {
     private final Slice slice;
     private final ChunkInput ci;
-    private final DataInputStream in;
     private Row next;
     private boolean done;
 
@@ -145,13 +151,16 @@ final class SSTablePartition implements PartitionData {
         }
       }
       this.ci = new ChunkInput(reader.chunks(), from);
-      this.in = new DataInputStream(ci);
     }
 
     @Override
     public boolean hasNext() {
       while (next == null && !done) {
-        Row r = read(in, ci);
+        // Rows before the slice are stepped over, not decoded; once inside, none are before it.
+        Row r = read(ci, slice.start());
+        if (r == PartitionSerializer.SKIPPED) {
+          continue;
+        }
         if (r == null || ClusteringBytes.compare(r.clustering(), slice.end()) >= 0) {
           done = true;
         } else if (slice.contains(r.clustering())) {
@@ -197,10 +206,12 @@ final class SSTablePartition implements PartitionData {
       long from = b == null ? rowsStart : start + b.offset();
       long to = b == null ? Long.MAX_VALUE : start + b.offset() + b.width();
       ChunkInput ci = new ChunkInput(reader.chunks(), from);
-      DataInputStream in = new DataInputStream(ci);
       List<Row> rows = new ArrayList<>();
       while (ci.position() < to) {
-        Row r = read(in, ci);
+        Row r = read(ci, slice.start());
+        if (r == PartitionSerializer.SKIPPED) {
+          continue;
+        }
         if (r == null) {
           break;
         }

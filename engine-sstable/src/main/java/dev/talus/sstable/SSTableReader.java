@@ -197,10 +197,9 @@ public final class SSTableReader {
 
   SSTablePartition partitionAt(IndexEntry e, PartitionKey key) {
     ChunkInput ci = new ChunkInput(chunks, e.position());
-    DataInputStream in = new DataInputStream(ci);
     PartitionSerializer.Header h;
     try {
-      h = PartitionSerializer.readHeader(in);
+      h = PartitionSerializer.readHeader(ci);
     } catch (IOException ex) {
       throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
     }

@@ -2,8 +2,10 @@ package dev.talus.sstable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.talus.data.ClusteringBytes;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
+import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.data.VarInts;
 import dev.talus.io.NioStorageFs;
@@ -111,6 +113,31 @@ class IndexLookupTest {
       }
       assertThat(cache.size()).isZero(); // chunks and index stretches both dropped
       assertThat(cache.unreleasedReaders()).isEmpty();
+    }
+  }
+
+  @Test
+  void pointSlicesInsideAWideBlockSkipTheRowsBeforeThem() throws IOException {
+    Random r = new Random(5);
+    List<TestData.Partition> parts = TestData.partitions(r, 20, 2_000);
+    SSTableOptions opts = SSTableOptions.builder().rowIndexBlockSize(8192).build();
+    TestData.write(fs, dir, 2, parts, opts);
+    SSTableReader reader = SSTableReader.open(fs, dir, 2, ChunkCache.create(8 << 20));
+    try {
+      for (TestData.Partition p : parts) {
+        PartitionData d = reader.partition(p.key());
+        for (int i = 0; i < p.rows().size(); i += 1 + p.rows().size() / 50) {
+          Row want = p.rows().get(i);
+          Slice one =
+              new Slice(
+                  ClusteringBytes.before(want.clustering()),
+                  ClusteringBytes.after(want.clustering()));
+          assertThat(SSTableRoundTripTest.collect(d.rows(one, false))).containsExactly(want);
+          assertThat(SSTableRoundTripTest.collect(d.rows(one, true))).containsExactly(want);
+        }
+      }
+    } finally {
+      reader.release();
     }
   }
 }
