@@ -29,6 +29,35 @@ final class ChunkInput extends InputStream implements DataInput {
     this.length = reader.length();
   }
 
+  /**
+   * A view starting at {@code position} that first uses the chunk {@code from} currently holds
+   * (decompressed chunks are immutable), saving a cache lookup when both read the same chunk.
+   */
+  ChunkInput(ChunkInput from, long position) {
+    this(from.reader, position);
+    this.chunk = from.chunk;
+    this.chunkStart = from.chunkStart;
+  }
+
+  /** A copy positioned at the same place, sharing the current chunk. */
+  ChunkInput copy() {
+    return new ChunkInput(this, position);
+  }
+
+  /**
+   * Compares the next {@code len} bytes with {@code other} (unsigned) without consuming them, if
+   * they lie in the current chunk; returns {@link Integer#MIN_VALUE} if they do not (the caller
+   * then reads them).
+   */
+  int compareInPlace(int len, byte[] other) throws IOException {
+    int i = ensure();
+    if (i + len > chunk.length) {
+      return Integer.MIN_VALUE;
+    }
+    return Integer.signum(
+        java.util.Arrays.compareUnsigned(chunk, i, i + len, other, 0, other.length));
+  }
+
   long position() {
     return position;
   }

@@ -156,10 +156,26 @@ final class PartitionSerializer {
     if ((flags & (END_OF_PARTITION | 0xC0)) != 0) {
       throw new IOException("unknown row flags " + flags);
     }
-    byte[] clustering = readBytes(in, MAX_CLUSTERING);
-    if (skipThrough != null && java.util.Arrays.compareUnsigned(clustering, skipThrough) <= 0) {
-      skipRowBody(in, flags);
-      return SKIPPED;
+    byte[] clustering;
+    if (skipThrough != null) {
+      int len = VarInts.readLength(in, MAX_CLUSTERING);
+      int c = in instanceof ChunkInput ci ? ci.compareInPlace(len, skipThrough) : Integer.MIN_VALUE;
+      if (c != Integer.MIN_VALUE && c <= 0) { // compared in the chunk, nothing allocated
+        if (in.skipBytes(len) != len) {
+          throw new java.io.EOFException("clustering truncated");
+        }
+        skipRowBody(in, flags);
+        return SKIPPED;
+      }
+      clustering = new byte[len];
+      in.readFully(clustering);
+      if (c == Integer.MIN_VALUE
+          && java.util.Arrays.compareUnsigned(clustering, skipThrough) <= 0) {
+        skipRowBody(in, flags);
+        return SKIPPED;
+      }
+    } else {
+      clustering = readBytes(in, MAX_CLUSTERING);
     }
     LivenessInfo l = LivenessInfo.EMPTY;
     if ((flags & R_LIVENESS) != 0) {

@@ -208,7 +208,7 @@ public final class SSTableReader {
           chunks.path(), chunks.fileOffsetOf(e.position()), "index and data disagree on the key");
     }
     PartitionKey k = key != null ? key : PartitionKey.of(h.key());
-    return new SSTablePartition(this, k, h, e.position(), ci.position(), e.blocks());
+    return new SSTablePartition(this, k, h, e.position(), ci, e.blocks());
   }
 
   private IndexEntry findEntry(PartitionKey key) {
