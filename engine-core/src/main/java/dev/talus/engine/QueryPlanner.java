@@ -43,8 +43,14 @@ final class QueryPlanner {
       int startPartition,
       byte[] resumeAfter,
       int alreadyReturned,
-      int queryHash,
-      int perPartitionLimit) {}
+      TableSchema schema,
+      ReadRequest request,
+      int perPartitionLimit) {
+    /** Identifies the query in its paging states; computed only when paging needs it. */
+    int queryHash() {
+      return QueryPlanner.queryHash(schema, request);
+    }
+  }
 
   static Plan plan(KeyCodec keys, ReadRequest r) {
     TableSchema s = keys.schema();
@@ -171,13 +177,12 @@ final class QueryPlanner {
     for (Object[] p : partitions) {
       pks.add(keys.partitionKey(p));
     }
-    int hash = queryHash(s, r);
     int startPartition = 0;
     byte[] resume = null;
     int already = 0;
     if (r.pagingState() != null) {
       try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(r.pagingState()))) {
-        if (in.readByte() != 1 || in.readInt() != hash) {
+        if (in.readByte() != 1 || in.readInt() != queryHash(s, r)) {
           throw new InvalidQueryException(
               "this paging state belongs to a different query; page with the query that"
                   + " produced it");
@@ -205,7 +210,8 @@ final class QueryPlanner {
         startPartition,
         resume,
         already,
-        hash,
+        s,
+        r,
         r.perPartitionLimit());
   }
 

@@ -13,9 +13,7 @@ import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -130,12 +128,13 @@ final class ReadExecutor {
       }
       LiveRows live = new LiveRows(m.rows(), now, counter);
       Object[] pkValues = plan.partitionValues().get(index);
+      Projection proj = projection(plan);
       while (out.size() < max && live.hasNext()) {
         Row r = live.next();
         if (!matches(plan, r)) {
           continue;
         }
-        out.add(new Found(index, r.clustering(), view(plan, pkValues, r, now)));
+        out.add(new Found(index, r.clustering(), view(proj, pkValues, r, now)));
       }
       return out;
     }
@@ -208,30 +207,87 @@ final class ReadExecutor {
     return true;
   }
 
-  private ResultRow view(QueryPlanner.Plan plan, Object[] pkValues, Row r, long now) {
-    Object[] ck = keys.decodeClustering(r.clustering());
-    List<String> names = new ArrayList<>(plan.projection().size());
-    Map<String, Object> values = new HashMap<>();
-    Map<String, Long> writeTimes = new HashMap<>();
-    Map<String, Integer> ttls = new HashMap<>();
-    for (ColumnDef c : plan.projection()) {
-      names.add(c.name());
-      switch (c.kind()) {
-        case PARTITION_KEY -> values.put(c.name(), pkValues[schema.partitionKey().indexOf(c)]);
-        case CLUSTERING -> values.put(c.name(), ck[schema.clustering().indexOf(c)]);
+  /**
+   * A projection compiled once: the shared {@link RowView.Shape} and, per selected column, where
+   * its value comes from (partition key or clustering position, or regular column id).
+   */
+  private record Projection(
+      List<ColumnDef> columns,
+      RowView.Shape shape,
+      ColumnDef.Kind[] kinds,
+      int[] positions,
+      TypeCodec<?>[] codecs) {
+    static Projection compile(TableSchema schema, KeyCodec keys, List<ColumnDef> columns) {
+      int n = columns.size();
+      List<String> names = new ArrayList<>(n);
+      ColumnDef.Kind[] kinds = new ColumnDef.Kind[n];
+      int[] positions = new int[n];
+      TypeCodec<?>[] codecs = new TypeCodec<?>[n];
+      for (int i = 0; i < n; i++) {
+        ColumnDef c = columns.get(i);
+        names.add(c.name());
+        kinds[i] = c.kind();
+        switch (c.kind()) {
+          case PARTITION_KEY -> positions[i] = schema.partitionKey().indexOf(c);
+          case CLUSTERING -> positions[i] = schema.clustering().indexOf(c);
+          case REGULAR -> {
+            positions[i] = keys.regularId(c.name());
+            codecs[i] = keys.regularCodec(positions[i]);
+          }
+        }
+      }
+      return new Projection(
+          List.copyOf(columns), new RowView.Shape(names), kinds, positions, codecs);
+    }
+  }
+
+  /** The last projection compiled; reads of one table usually repeat one. */
+  private volatile Projection lastProjection;
+
+  private Projection projection(QueryPlanner.Plan plan) {
+    Projection p = lastProjection;
+    if (p == null || !p.columns().equals(plan.projection())) {
+      p = Projection.compile(schema, keys, plan.projection());
+      lastProjection = p;
+    }
+    return p;
+  }
+
+  private ResultRow view(Projection proj, Object[] pkValues, Row r, long now) {
+    Object[] ck = null;
+    int n = proj.kinds().length;
+    Object[] values = new Object[n];
+    long[] writeTimes = null;
+    int[] ttls = null;
+    for (int i = 0; i < n; i++) {
+      switch (proj.kinds()[i]) {
+        case PARTITION_KEY -> values[i] = pkValues[proj.positions()[i]];
+        case CLUSTERING -> {
+          if (ck == null) {
+            ck = keys.decodeClustering(r.clustering());
+          }
+          values[i] = ck[proj.positions()[i]];
+        }
         case REGULAR -> {
-          int cid = keys.regularId(c.name());
-          Cell cell = r.cell(cid);
+          Cell cell = r.cell(proj.positions()[i]);
           if (cell != null) {
-            values.put(c.name(), keys.regularCodec(cid).deserialize(cell.value()));
-            writeTimes.put(c.name(), cell.timestamp());
+            values[i] = proj.codecs()[i].deserialize(cell.value());
+            if (writeTimes == null) {
+              writeTimes = new long[n];
+              java.util.Arrays.fill(writeTimes, RowView.noWriteTime());
+            }
+            writeTimes[i] = cell.timestamp();
             if (cell.isExpiring()) {
-              ttls.put(c.name(), (int) (cell.localDeletionTime() - now));
+              if (ttls == null) {
+                ttls = new int[n];
+                java.util.Arrays.fill(ttls, RowView.noTtl());
+              }
+              ttls[i] = (int) (cell.localDeletionTime() - now);
             }
           }
         }
       }
     }
-    return new RowView(List.copyOf(names), values, writeTimes, ttls);
+    return new RowView(proj.shape(), values, writeTimes, ttls);
   }
 }

@@ -3,44 +3,81 @@ package dev.talus.engine;
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
-/** A decoded result row. Immutable and thread-safe. */
+/**
+ * A decoded result row: values, write times and TTLs in arrays indexed by the position of their
+ * column in the projection, with the name-to-position map shared by every row of a read (a {@link
+ * Shape}). Immutable and thread-safe.
+ */
 final class RowView implements ResultRow {
-  private final List<String> columns;
-  private final Map<String, Object> values;
-  private final Map<String, Long> writeTimes;
-  private final Map<String, Integer> ttls;
+  /** The selected columns of a read and where each name's value sits. Immutable. */
+  static final class Shape {
+    private final List<String> columns;
+    private final Map<String, Integer> index;
 
-  RowView(
-      List<String> columns,
-      Map<String, Object> values,
-      Map<String, Long> writeTimes,
-      Map<String, Integer> ttls) {
-    this.columns = columns;
+    Shape(List<String> columns) {
+      this.columns = List.copyOf(columns);
+      Map<String, Integer> m = new HashMap<>();
+      for (int i = 0; i < this.columns.size(); i++) {
+        m.putIfAbsent(this.columns.get(i), i);
+      }
+      this.index = Map.copyOf(m);
+    }
+
+    int size() {
+      return columns.size();
+    }
+  }
+
+  private static final long NO_WRITE_TIME = Long.MIN_VALUE;
+  private static final int NO_TTL = Integer.MIN_VALUE;
+
+  private final Shape shape;
+  private final Object[] values;
+  private final long[] writeTimes;
+  private final int[] ttls;
+
+  /**
+   * {@code values}, {@code writeTimes} and {@code ttls} are indexed like the shape's columns;
+   * ownership passes to the view. {@code writeTimes} holds {@link Long#MIN_VALUE} and {@code ttls}
+   * {@link Integer#MIN_VALUE} where there is none; either array may be null when none has one.
+   */
+  RowView(Shape shape, Object[] values, long[] writeTimes, int[] ttls) {
+    this.shape = shape;
     this.values = values;
     this.writeTimes = writeTimes;
     this.ttls = ttls;
   }
 
-  @Override
-  public List<String> columns() {
-    return columns;
+  static long noWriteTime() {
+    return NO_WRITE_TIME;
   }
 
-  private void check(String column) {
-    if (!values.containsKey(column) && !columns.contains(column)) {
+  static int noTtl() {
+    return NO_TTL;
+  }
+
+  @Override
+  public List<String> columns() {
+    return shape.columns;
+  }
+
+  private int check(String column) {
+    Integer i = shape.index.get(column);
+    if (i == null) {
       throw new InvalidQueryException(
-          "column " + column + " is not in this result; selected columns are " + columns);
+          "column " + column + " is not in this result; selected columns are " + shape.columns);
     }
+    return i;
   }
 
   @Override
   public Object get(String column) {
-    check(column);
-    Object v = values.get(column);
+    Object v = values[check(column)];
     return v instanceof byte[] b ? b.clone() : v;
   }
 
@@ -64,23 +101,28 @@ final class RowView implements ResultRow {
 
   @Override
   public Long writeTime(String column) {
-    check(column);
-    return writeTimes.get(column);
+    int i = check(column);
+    return writeTimes == null || writeTimes[i] == NO_WRITE_TIME ? null : writeTimes[i];
   }
 
   @Override
   public Integer ttl(String column) {
-    check(column);
-    return ttls.get(column);
+    int i = check(column);
+    return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
+  }
+
+  private Object value(String column) {
+    Integer i = shape.index.get(column);
+    return i == null ? null : values[i];
   }
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof RowView r) || !r.columns.equals(columns)) {
+    if (!(o instanceof RowView r) || !r.shape.columns.equals(shape.columns)) {
       return false;
     }
-    for (String c : columns) {
-      if (!java.util.Objects.deepEquals(values.get(c), r.values.get(c))) {
+    for (String c : shape.columns) {
+      if (!java.util.Objects.deepEquals(value(c), r.value(c))) {
         return false;
       }
     }
@@ -89,14 +131,14 @@ final class RowView implements ResultRow {
 
   @Override
   public int hashCode() {
-    return columns.hashCode();
+    return shape.columns.hashCode();
   }
 
   @Override
   public String toString() {
     StringJoiner j = new StringJoiner(", ", "{", "}");
-    for (String c : columns) {
-      Object v = values.get(c);
+    for (String c : shape.columns) {
+      Object v = value(c);
       j.add(c + "=" + (v instanceof byte[] b ? Arrays.toString(b) : v));
     }
     return j.toString();

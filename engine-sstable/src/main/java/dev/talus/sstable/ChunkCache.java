@@ -10,10 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A bounded cache of decompressed Data chunks shared by every reader of an engine instance, so hot
- * chunks are decompressed and checksummed once. Capacity is in bytes of decompressed chunk;
- * capacity 0 disables caching (every read decompresses). Thread-safe. Entries are keyed by a
- * per-reader id handed out by this cache, so a reopened or replaced file never sees stale chunks.
+ * A bounded cache of decompressed Data chunks, and of parsed Index.db stretches ({@link
+ * IndexStretch}), shared by every reader of an engine instance, so hot chunks and index stretches
+ * are read, checksummed and decoded once: bytes are verified when they come from disk, and a hit
+ * returns the verified, decoded copy. Capacity is in bytes of decompressed chunk; capacity 0
+ * disables caching (every read decompresses). Thread-safe. Entries are keyed by a per-reader id
+ * handed out by this cache, so a reopened or replaced file never sees stale chunks.
  */
 public final class ChunkCache {
   /** Loads one chunk on a miss. */
@@ -21,9 +23,15 @@ public final class ChunkCache {
     byte[] load(int chunk) throws IOException;
   }
 
-  private record Key(long reader, int chunk) {}
+  /** Loads one index stretch on a miss. */
+  interface IndexLoader {
+    IndexStretch load(int stretch) throws IOException;
+  }
 
-  private final Cache<Key, byte[]> cache;
+  /** {@code item} is a chunk number, or {@code ~stretch} (negative) for an index stretch. */
+  private record Key(long reader, int item) {}
+
+  private final Cache<Key, Object> cache;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, String> liveReaders = new ConcurrentHashMap<>();
   private final long capacity;
@@ -38,7 +46,9 @@ public final class ChunkCache {
             ? null
             : Caffeine.newBuilder()
                 .maximumWeight(capacityBytes)
-                .weigher((Key k, byte[] v) -> v.length + 48)
+                .weigher(
+                    (Key k, Object v) ->
+                        v instanceof byte[] b ? b.length + 48 : ((IndexStretch) v).weight())
                 .executor(Runnable::run)
                 .build();
   }
@@ -82,22 +92,53 @@ public final class ChunkCache {
     if (cache == null) {
       return loader.load(chunk);
     }
+    Key key = new Key(reader, chunk);
+    Object hit = cache.getIfPresent(key);
+    if (hit != null) {
+      return (byte[]) hit;
+    }
     try {
-      return cache.get(
-          new Key(reader, chunk),
-          k -> {
-            try {
-              return loader.load(k.chunk());
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          });
+      return (byte[])
+          cache.get(
+              key,
+              k -> {
+                try {
+                  return loader.load(k.item());
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
   }
 
-  /** Drops every chunk of one reader (called when the reader's files go away). */
+  IndexStretch getIndex(long reader, int stretch, IndexLoader loader) throws IOException {
+    if (cache == null) {
+      return loader.load(stretch);
+    }
+    Key key = new Key(reader, ~stretch);
+    Object hit = cache.getIfPresent(key);
+    if (hit != null) {
+      return (IndexStretch) hit;
+    }
+    try {
+      return (IndexStretch)
+          cache.get(
+              key,
+              k -> {
+                try {
+                  return loader.load(~k.item());
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** Drops every chunk and index stretch of one reader (called when the reader's files go away). */
   void invalidate(long reader) {
     liveReaders.remove(reader);
     if (cache != null) {

@@ -53,6 +53,11 @@ final class ChunkReader {
     return cache.get(cacheId, index, this::load);
   }
 
+  /** Index stretch {@code i} of the same SSTable, through the cache, loaded by {@code loader}. */
+  IndexStretch indexStretch(int i, ChunkCache.IndexLoader loader) throws IOException {
+    return cache.getIndex(cacheId, i, loader);
+  }
+
   void invalidateCache() {
     cache.invalidate(cacheId);
   }

@@ -130,8 +130,25 @@ final class PartitionSerializer {
     }
   }
 
+  /**
+   * Returned by {@link #readRow(DataInput, Header, byte[])} for a row it stepped over. A marker
+   * only: never merged or returned to callers.
+   */
+  static final Row SKIPPED =
+      new Row(new byte[0], LivenessInfo.EMPTY, DeletionTime.LIVE, new Cell[0]);
+
   /** Reads the next row, or returns null at the end of the partition. */
   static Row readRow(DataInput in, Header h) throws IOException {
+    return readRow(in, h, null);
+  }
+
+  /**
+   * Reads the next row, or returns null at the end of the partition. If {@code skipThrough} is not
+   * null and the row's clustering is at or before it (unsigned byte order), the rest of the row is
+   * parsed without being materialised and {@link #SKIPPED} is returned: a read seeking into a
+   * row-index block pays for the rows before its slice only their framing, not their cells.
+   */
+  static Row readRow(DataInput in, Header h, byte[] skipThrough) throws IOException {
     int flags = in.readUnsignedByte();
     if (flags == END_OF_PARTITION) {
       return null;
@@ -139,7 +156,27 @@ final class PartitionSerializer {
     if ((flags & (END_OF_PARTITION | 0xC0)) != 0) {
       throw new IOException("unknown row flags " + flags);
     }
-    byte[] clustering = readBytes(in, MAX_CLUSTERING);
+    byte[] clustering;
+    if (skipThrough != null) {
+      int len = VarInts.readLength(in, MAX_CLUSTERING);
+      int c = in instanceof ChunkInput ci ? ci.compareInPlace(len, skipThrough) : Integer.MIN_VALUE;
+      if (c != Integer.MIN_VALUE && c <= 0) { // compared in the chunk, nothing allocated
+        if (in.skipBytes(len) != len) {
+          throw new java.io.EOFException("clustering truncated");
+        }
+        skipRowBody(in, flags);
+        return SKIPPED;
+      }
+      clustering = new byte[len];
+      in.readFully(clustering);
+      if (c == Integer.MIN_VALUE
+          && java.util.Arrays.compareUnsigned(clustering, skipThrough) <= 0) {
+        skipRowBody(in, flags);
+        return SKIPPED;
+      }
+    } else {
+      clustering = readBytes(in, MAX_CLUSTERING);
+    }
     LivenessInfo l = LivenessInfo.EMPTY;
     if ((flags & R_LIVENESS) != 0) {
       long ts = VarInts.readSigned(in) + h.baseTimestamp();
@@ -160,6 +197,46 @@ final class PartitionSerializer {
       }
     }
     return new Row(clustering, l, d, cells);
+  }
+
+  /** Steps over what follows a row's clustering, checking flags and lengths as a decode would. */
+  private static void skipRowBody(DataInput in, int flags) throws IOException {
+    if ((flags & R_LIVENESS) != 0) {
+      VarInts.readSigned(in);
+      if ((flags & R_LIVENESS_TTL) != 0) {
+        VarInts.readSigned(in);
+      }
+      if ((flags & R_LIVENESS_LDT) != 0) {
+        VarInts.readSigned(in);
+      }
+    }
+    if ((flags & R_DELETED) != 0) {
+      VarInts.readSigned(in);
+      VarInts.readSigned(in);
+    }
+    if ((flags & R_CELLS) != 0) {
+      int n = VarInts.readLength(in, MAX_COUNT);
+      for (int i = 0; i < n; i++) {
+        VarInts.readSigned(in);
+        int cf = in.readUnsignedByte();
+        if ((cf & ~(C_TTL | C_LDT | C_VALUE)) != 0) {
+          throw new IOException("unknown cell flags " + cf);
+        }
+        VarInts.readSigned(in);
+        if ((cf & C_TTL) != 0) {
+          VarInts.readSigned(in);
+        }
+        if ((cf & C_LDT) != 0) {
+          VarInts.readSigned(in);
+        }
+        if ((cf & C_VALUE) != 0) {
+          int len = VarInts.readLength(in, MAX_VALUE);
+          if (in.skipBytes(len) != len) {
+            throw new java.io.EOFException("cell value truncated");
+          }
+        }
+      }
+    }
   }
 
   static void writeEnd(DataOutput out) throws IOException {

@@ -21,10 +21,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Partition lookup.</b> The Bloom filter answers most absent keys. Otherwise the reader
  * binary-searches an in-memory sample of every 128th partition-index entry (Cassandra's
  * min_index_interval), then reads the one stretch of Index.db between that sample and the next in a
- * single positional read and scans its at most 128 entries. Memory stays bounded (one key per 128
- * partitions) while a lookup costs one index read plus the data chunks. The sample is rebuilt at
- * open by one sequential pass over Index.db, which also checks its footer checksum; each sampled
- * stretch's own CRC32C is kept, so index bytes are re-verified on every lookup.
+ * single positional read, checks it against the stretch's CRC32C kept from open, and parses it into
+ * an {@link IndexStretch} (entry offsets and tokens) that goes into the shared {@link ChunkCache};
+ * a lookup then binary-searches the stretch's tokens and decodes only the matching entry. Memory
+ * stays bounded (one key per 128 partitions, plus what the byte-bounded cache holds) while a lookup
+ * costs at most one index read plus the data chunks. The sample is rebuilt at open by one
+ * sequential pass over Index.db, which also checks its footer checksum; index bytes are verified
+ * every time they are read from disk (on every lookup when the cache is disabled).
  *
  * <p><b>Reference counting</b> (after Cassandra's Ref): {@link #open} returns a reader holding one
  * reference, owned by whoever opened it. Readers of the data take {@link #tryRef()} and {@link
@@ -194,10 +197,9 @@ public final class SSTableReader {
 
   SSTablePartition partitionAt(IndexEntry e, PartitionKey key) {
     ChunkInput ci = new ChunkInput(chunks, e.position());
-    DataInputStream in = new DataInputStream(ci);
     PartitionSerializer.Header h;
     try {
-      h = PartitionSerializer.readHeader(in);
+      h = PartitionSerializer.readHeader(ci);
     } catch (IOException ex) {
       throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
     }
@@ -206,7 +208,7 @@ public final class SSTableReader {
           chunks.path(), chunks.fileOffsetOf(e.position()), "index and data disagree on the key");
     }
     PartitionKey k = key != null ? key : PartitionKey.of(h.key());
-    return new SSTablePartition(this, k, h, e.position(), ci.position(), e.blocks());
+    return new SSTablePartition(this, k, h, e.position(), ci, e.blocks());
   }
 
   private IndexEntry findEntry(PartitionKey key) {
@@ -230,20 +232,31 @@ public final class SSTableReader {
     if (found < 0) {
       return null;
     }
-    for (IndexEntry e : readIndexBlock(found)) {
-      int c = e.compareTo(key.token(), key.bytes());
-      if (c == 0) {
-        return e;
-      }
-      if (c > 0) {
-        return null;
-      }
+    try {
+      IndexStretch stretch = chunks.indexStretch(found, this::loadStretch);
+      int i = stretch.find(key);
+      return i < 0 ? null : stretch.entry(i);
+    } catch (CorruptFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CorruptFileException(
+          desc.path(Component.INDEX), samplePositions[found], "undecodable index block", e);
     }
-    return null;
   }
 
-  /** The entries of sample block {@code i}, checked against the CRC taken at open. */
-  List<IndexEntry> readIndexBlock(int i) {
+  /** Sample stretch {@code i}, read and checked against the CRC taken at open, then parsed. */
+  private IndexStretch loadStretch(int i) throws IOException {
+    byte[] bytes = readStretchBytes(i);
+    try {
+      return IndexStretch.parse(bytes);
+    } catch (IOException e) {
+      throw new CorruptFileException(
+          desc.path(Component.INDEX), samplePositions[i], "undecodable index block", e);
+    }
+  }
+
+  /** The bytes of sample stretch {@code i}, checked against the CRC32C taken at open. */
+  private byte[] readStretchBytes(int i) {
     long from = samplePositions[i];
     int len = (int) (samplePositions[i + 1] - from);
     Path path = desc.path(Component.INDEX);
@@ -262,7 +275,15 @@ public final class SSTableReader {
     if ((int) crc.getValue() != sampleCrcs[i]) {
       throw new CorruptFileException(path, from, "index block checksum mismatch");
     }
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(buf.array()));
+    return buf.array();
+  }
+
+  /** The entries of sample block {@code i}, checked against the CRC taken at open. */
+  List<IndexEntry> readIndexBlock(int i) {
+    long from = samplePositions[i];
+    Path path = desc.path(Component.INDEX);
+    byte[] bytes = readStretchBytes(i);
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
     List<IndexEntry> out = new ArrayList<>(SAMPLE_INTERVAL);
     try {
       while (in.available() > 0) {

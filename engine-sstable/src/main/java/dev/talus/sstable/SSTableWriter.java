@@ -173,7 +173,7 @@ public final class SSTableWriter implements AutoCloseable {
       rowCount++;
       prev = r.clustering();
       long end = data.position();
-      if (end - blockStart >= options.rowIndexBlockSize()) {
+      if (end - blockStart >= blockTarget(options.rowIndexBlockSize(), blockStart - start)) {
         blocks.add(new RowIndexBlock(blockFirst, prev, blockStart - start, end - blockStart));
         blockFirst = null;
       }
@@ -197,6 +197,21 @@ public final class SSTableWriter implements AutoCloseable {
     if (options.partitionObserver() != null) {
       options.partitionObserver().partitionWritten(key, size, rowCount);
     }
+  }
+
+  /** Divides the configured block size into the smallest block a partition starts with. */
+  static final int BLOCK_GROWTH = 16;
+
+  /**
+   * The size at which the block starting {@code written} bytes into a partition closes: one
+   * sixteenth of what the partition has written so far, at least {@code configured / 16} and at
+   * most {@code configured}. Small partitions get small blocks (a point read binary-searches to ~4
+   * KiB of rows with the 64 KiB default instead of scanning the whole partition) while a wide
+   * partition's blocks grow to the configured size after its first {@code 16 × configured} bytes,
+   * so its row index, decoded on every lookup, keeps about the same number of entries.
+   */
+  static long blockTarget(int configured, long written) {
+    return Math.max(configured / BLOCK_GROWTH, Math.min(configured, written / BLOCK_GROWTH));
   }
 
   private void writeIndexEntry(PartitionKey key, long position, List<RowIndexBlock> blocks)

@@ -1,0 +1,116 @@
+package dev.talus.sstable;
+
+import dev.talus.data.PartitionKey;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * One checksummed stretch of Index.db (the entries from one in-memory sample to the next), parsed
+ * once into the offsets and tokens of its entries so a lookup binary-searches the tokens, compares
+ * keys in place and decodes only the entry it finds. Built from bytes whose CRC32C the caller has
+ * already checked; cached in the {@link ChunkCache} next to the Data chunks. Immutable and
+ * thread-safe.
+ */
+final class IndexStretch {
+  private final byte[] bytes;
+  private final long[] tokens;
+
+  /** Start of each entry in {@link #bytes}, plus the end. */
+  private final int[] offsets;
+
+  private IndexStretch(byte[] bytes, long[] tokens, int[] offsets) {
+    this.bytes = bytes;
+    this.tokens = tokens;
+    this.offsets = offsets;
+  }
+
+  /** Parses every entry of {@code bytes}; throws IOException if they do not decode. */
+  static IndexStretch parse(byte[] bytes) throws IOException {
+    ByteArrayInputStream bin = new ByteArrayInputStream(bytes);
+    DataInputStream in = new DataInputStream(bin);
+    long[] tokens = new long[SSTableReader.SAMPLE_INTERVAL];
+    int[] offsets = new int[SSTableReader.SAMPLE_INTERVAL + 1];
+    int n = 0;
+    while (bin.available() > 0) {
+      if (n == tokens.length) {
+        tokens = Arrays.copyOf(tokens, n * 2);
+        offsets = Arrays.copyOf(offsets, n * 2 + 1);
+      }
+      offsets[n] = bytes.length - bin.available();
+      tokens[n] = IndexEntry.read(in).token();
+      n++;
+    }
+    offsets[n] = bytes.length;
+    return new IndexStretch(bytes, Arrays.copyOf(tokens, n), Arrays.copyOf(offsets, n + 1));
+  }
+
+  int size() {
+    return tokens.length;
+  }
+
+  /** Approximate heap footprint, for the cache's weigher. */
+  int weight() {
+    return bytes.length + tokens.length * 12 + 64;
+  }
+
+  /** Entry {@code i}, decoded. */
+  IndexEntry entry(int i) throws IOException {
+    DataInputStream in =
+        new DataInputStream(
+            new ByteArrayInputStream(bytes, offsets[i], offsets[i + 1] - offsets[i]));
+    return IndexEntry.read(in);
+  }
+
+  /**
+   * The index of the entry for {@code key}, or -1: a binary search on the tokens, then key bytes
+   * compared in place among the (rare) entries sharing the token.
+   */
+  int find(PartitionKey key) throws IOException {
+    long token = key.token();
+    int lo = 0;
+    int hi = tokens.length;
+    while (lo < hi) { // first entry with token >= key's
+      int mid = (lo + hi) >>> 1;
+      if (tokens[mid] < token) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    byte[] k = key.bytes();
+    for (int i = lo; i < tokens.length && tokens[i] == token; i++) {
+      int[] at = {offsets[i] + 8};
+      int len = (int) readUnsignedVarInt(at);
+      int from = at[0];
+      if (len < 0 || from + len > offsets[i + 1]) {
+        throw new IOException("index entry key runs past its entry");
+      }
+      int c = Arrays.compareUnsigned(bytes, from, from + len, k, 0, k.length);
+      if (c == 0) {
+        return i;
+      }
+      if (c > 0) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** A LEB128 varint at {@code at[0]}, which advances past it. */
+  private long readUnsignedVarInt(int[] at) throws IOException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at[0] >= bytes.length) {
+        throw new IOException("index entry truncated");
+      }
+      int b = bytes[at[0]++] & 0xFF;
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new IOException("malformed varint: more than 10 bytes");
+  }
+}
