@@ -116,7 +116,7 @@ final class ReadExecutor {
     if (slice.isEmpty()) {
       return out;
     }
-    try (ReadSnapshot snapshot = table.snapshot(key)) {
+    try (ReadSnapshot snapshot = table.snapshot(key, slice)) {
       PartitionMerger.Merged m =
           PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
       table.sourcesRead(m.sourcesUsed());

@@ -419,12 +419,24 @@ public final class TableStore {
 
   /** The sources of one partition, with references on the SSTables among them. */
   ReadSnapshot snapshot(PartitionKey key) {
+    return snapshot(key, Slice.ALL);
+  }
+
+  /**
+   * The sources of one partition for a read of {@code slice}. An SSTable whose rows all lie outside
+   * the slice and that holds no partition or range deletion cannot change the result and is not
+   * looked at (Cassandra skips SSTables by clustering range the same way).
+   */
+  ReadSnapshot snapshot(PartitionKey key, Slice slice) {
     while (true) {
       TableView v = view.get();
       List<SSTableReader> refs = new ArrayList<>();
       boolean complete = true;
       for (SSTableReader r : v.sstables()) {
         if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+          continue;
+        }
+        if (slice != Slice.ALL && outsideClusteringRange(r, slice)) {
           continue;
         }
         if (!r.tryRef()) {
@@ -506,6 +518,16 @@ public final class TableStore {
     } finally {
       refs.forEach(SSTableReader::release);
     }
+  }
+
+  private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {
+    var stats = r.stats();
+    if (stats.partitionDeletions() > 0 || stats.rangeTombstones() > 0) {
+      return false;
+    }
+    byte[] min = stats.minClustering();
+    byte[] max = stats.maxClustering();
+    return min != null && max != null && !slice.intersects(min, max);
   }
 
   void readDone(int tombstones) {
