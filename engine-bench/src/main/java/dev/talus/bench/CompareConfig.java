@@ -20,21 +20,18 @@ record CompareConfig(
     long writeBufferBytes,
     long cacheBytes) {
 
-  /** The compaction strategy asked of both engines. Talus runs none yet; see Compare's notes. */
+  /** The compaction strategy asked of both engines (RocksDB: LEVEL or UNIVERSAL). */
   enum Compaction {
     LEVELED,
     SIZE_TIERED
   }
 
-  /**
-   * Durable-writes setting asked of both engines. Only the first exists today, and Talus has no
-   * commit log at all yet: its writes are in memory until flushed.
-   */
+  /** Durable-writes setting asked of both engines. */
   enum Durability {
-    /** RocksDB: WAL on, sync=false. Talus: (no commit log yet). */
-    WAL_NO_SYNC
-    // To come with Talus's commit log sync modes: PER_WRITE_SYNC (RocksDB sync=true vs Talus
-    // BATCH/GROUP), compared with several writer threads.
+    /** RocksDB: WAL on, sync=false. Talus: commit log in PERIODIC mode (fsync every 10 s). */
+    WAL_NO_SYNC,
+    /** Each acknowledged write is fsynced. RocksDB: sync=true. Talus: GROUP commit (2 ms). */
+    PER_WRITE_SYNC
   }
 
   /** Rows per partition in the main table, as in the issue (10,000 partitions × 200 rows). */
@@ -45,7 +42,7 @@ record CompareConfig(
 
   static final String USAGE =
       "usage: Compare [--scale N] [--out DIR] [--dir DIR] [--reps N] [--no-warmup] [--seed N]"
-          + " [--compaction leveled|size_tiered]\n"
+          + " [--compaction leveled|size_tiered] [--durability wal_no_sync|per_write_sync]\n"
           + "  --scale N   multiply the data and operation counts (default 1: 2,000 partitions x 200"
           + " rows;\n              5 = the issue's 10,000 x 200). Fractions are allowed.\n"
           + "  --out DIR   where results.json and ratios.png go (default engine-bench/target/compare)\n"
@@ -60,6 +57,7 @@ record CompareConfig(
     Path out = Path.of("engine-bench", "target", "compare");
     Path data = BenchDirs.base();
     Compaction compaction = Compaction.LEVELED;
+    Durability durability = Durability.WAL_NO_SYNC;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -71,6 +69,8 @@ record CompareConfig(
         case "--no-warmup" -> warmup = false;
         case "--compaction" ->
             compaction = Compaction.valueOf(value(args, ++i, a).toUpperCase(Locale.ROOT));
+        case "--durability" ->
+            durability = Durability.valueOf(value(args, ++i, a).toUpperCase(Locale.ROOT));
         default -> throw new IllegalArgumentException("unknown argument " + a + "\n" + USAGE);
       }
     }
@@ -78,16 +78,7 @@ record CompareConfig(
       throw new IllegalArgumentException("--scale must be > 0 and --reps >= 1\n" + USAGE);
     }
     return new CompareConfig(
-        scale,
-        reps,
-        warmup,
-        seed,
-        out,
-        data,
-        compaction,
-        Durability.WAL_NO_SYNC,
-        64L << 20,
-        256L << 20);
+        scale, reps, warmup, seed, out, data, compaction, durability, 64L << 20, 256L << 20);
   }
 
   private static String value(String[] args, int i, String flag) {

@@ -59,8 +59,11 @@ final class RocksBenchEngine implements BenchEngine {
             .setMaxBackgroundJobs(2)
             .setStatistics(statistics)
             .setTableFormatConfig(table);
-    // WAL on, not fsynced per write: the durability Talus will offer once its commit log lands.
-    this.writeOptions = own(new WriteOptions()).setSync(false).setDisableWAL(false);
+    // WAL on; fsynced per write only in the durable setting (Talus then runs GROUP commit).
+    this.writeOptions =
+        own(new WriteOptions())
+            .setSync(config.durability() == CompareConfig.Durability.PER_WRITE_SYNC)
+            .setDisableWAL(false);
     this.readOptions = own(new ReadOptions());
     try {
       this.db = RocksDB.open(options, dir.toString());
@@ -80,7 +83,9 @@ final class RocksBenchEngine implements BenchEngine {
         + " compaction_style="
         + (config.compaction() == CompareConfig.Compaction.LEVELED ? "LEVEL" : "UNIVERSAL")
         + " (level_compaction_dynamic_level_bytes default), max_background_jobs=2, WAL on,"
-        + " sync=false, statistics on";
+        + " sync="
+        + (config.durability() == CompareConfig.Durability.PER_WRITE_SYNC)
+        + ", statistics on";
   }
 
   private <T extends RocksObject> T own(T o) {
