@@ -40,8 +40,7 @@ final class CompareReport {
             .toString()
             .replace("dataDirectory=" + c.dataDir() + ", ", "")
         + ", table: LZ4 chunks, bloom_filter_fp_chance=0.01, compaction="
-        + TalusBenchEngine.compaction(c)
-        + " (configured, not run: Talus does not compact yet), no commit log";
+        + TalusBenchEngine.compaction(c);
   }
 
   private Summary find(String workload, String engine) {
@@ -124,7 +123,6 @@ final class CompareReport {
             "readwhilewriting background writer: talus %,.0f writes/s, rocksdb %,.0f writes/s%n",
             tw.writerOpsPerSec(),
             rw.writerOpsPerSec()));
-    b.append("Talus today: no commit log, no compaction (see known differences).\n");
     return b.toString();
   }
 
