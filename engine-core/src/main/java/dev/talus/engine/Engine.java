@@ -84,34 +84,25 @@ public final class Engine implements Closeable {
     this.clock = options.clock();
     this.metrics = new MetricsEvents(options.metricsListener());
     String name = dir.getFileName() == null ? "db" : dir.getFileName().toString();
-    AtomicInteger n = new AtomicInteger();
     this.readExecutor =
-        Executors.newFixedThreadPool(
-            options.readThreads(),
-            r -> {
-              Thread t = new Thread(r, "talus-" + name + "-read-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    this.flushExecutor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "talus-" + name + "-flush");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newFixedThreadPool(options.readThreads(), threads("talus-" + name + "-read-"));
+    this.flushExecutor = Executors.newSingleThreadExecutor(threads("talus-" + name + "-flush-"));
     this.chunkCache = ChunkCache.create(options.chunkCacheBytes());
-    AtomicInteger c = new AtomicInteger();
     this.compactionExecutor =
         Executors.newFixedThreadPool(
-            options.compactionThreads(),
-            r -> {
-              Thread t = new Thread(r, "talus-" + name + "-compaction-" + c.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+            options.compactionThreads(), threads("talus-" + name + "-compaction-"));
     this.compactionThrottle =
         dev.talus.compaction.Throttle.ofMibPerSecond(options.compactionThroughputMibPerSec());
+  }
+
+  /** Daemon threads named after their database and job, numbered from 1. */
+  private static java.util.concurrent.ThreadFactory threads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** Opens (creating if needed) the directory in {@code options}. */
