@@ -77,8 +77,10 @@ class EngineCrashTest {
     long acks = 0;
     int done = 0;
     for (CommitLogSync sync : CommitLogSync.values()) {
-      acks += runCycles(sync, perRun, 1000 + sync.ordinal(), false);
+      long a = runCycles(sync, perRun, 1000 + sync.ordinal(), false);
+      acks += a;
       done += perRun;
+      summary("long run, " + sync + " part", perRun, a); // progress for long runs
     }
     int churn = Math.max(1, cycles - done);
     acks += runCycles(CommitLogSync.GROUP, churn, 2000, true);
