@@ -77,13 +77,11 @@ class EngineCrashTest {
     long acks = 0;
     int done = 0;
     for (CommitLogSync sync : CommitLogSync.values()) {
-      long a = runCycles(sync, perRun, 1000 + sync.ordinal(), false);
-      acks += a;
+      acks += runChunked(sync, perRun, 1000 + sync.ordinal(), false);
       done += perRun;
-      summary("long run, " + sync + " part", perRun, a); // progress for long runs
     }
     int churn = Math.max(1, cycles - done);
-    acks += runCycles(CommitLogSync.GROUP, churn, 2000, true);
+    acks += runChunked(CommitLogSync.GROUP, churn, 2000, true);
     summary(
         "long run, all sync modes + flush/compaction loop (" + churnRounds + " rounds)",
         done + churn,
@@ -104,7 +102,31 @@ class EngineCrashTest {
 
   private long runCycles(CommitLogSync sync, int cycles, long seed, boolean churn)
       throws Exception {
-    Path dir = tmp.resolve(sync.name() + (churn ? "-churn" : ""));
+    return runCycles(sync, cycles, seed, churn, "");
+  }
+
+  /**
+   * Long runs go in chunks of {@value #CHUNK} cycles, each in a directory of its own: every cycle
+   * verifies whole partitions, and a directory that kept growing would make each verify slower than
+   * the last.
+   */
+  private long runChunked(CommitLogSync sync, int cycles, long seed, boolean churn)
+      throws Exception {
+    long acks = 0;
+    for (int done = 0, chunk = 0; done < cycles; done += CHUNK, chunk++) {
+      int n = Math.min(CHUNK, cycles - done);
+      long a = runCycles(sync, n, seed * 100 + chunk, churn, "-" + chunk);
+      acks += a;
+      summary(sync + (churn ? " flush+compaction loop" : "") + " chunk " + chunk, n, a);
+    }
+    return acks;
+  }
+
+  static final int CHUNK = 50;
+
+  private long runCycles(CommitLogSync sync, int cycles, long seed, boolean churn, String dirSuffix)
+      throws Exception {
+    Path dir = tmp.resolve(sync.name() + (churn ? "-churn" : "") + dirSuffix);
     Random rnd = new Random(seed);
     Expected expected = new Expected();
     int next = 0;
