@@ -10,7 +10,6 @@ import dev.talus.compaction.CompactionPlanner;
 import dev.talus.compaction.CompactionTask;
 import dev.talus.compaction.OverlapOracle;
 import dev.talus.compaction.ReaderInfo;
-import dev.talus.compaction.SSTableInfo;
 import dev.talus.compaction.SizeTieredStrategy;
 import dev.talus.compaction.StrategyContext;
 import dev.talus.compaction.StrategyOptions;
@@ -105,17 +104,17 @@ final class TableCompactions {
     return nextPlan(false).isPresent() ? 1 : 0;
   }
 
-  private StrategyContext context() {
+  private StrategyContext<ReaderInfo> context() {
     TableView v = table.view();
-    List<SSTableInfo> candidates = new ArrayList<>();
-    List<SSTableInfo> busy = new ArrayList<>();
+    List<ReaderInfo> candidates = new ArrayList<>();
+    List<ReaderInfo> busy = new ArrayList<>();
     synchronized (this) {
       for (SSTableReader r : v.sstables()) {
         (compacting.contains(r) ? busy : candidates).add(new ReaderInfo(r));
       }
     }
     long now = engine.nowSeconds();
-    return new StrategyContext(candidates, busy, now, gcBefore(now), memtableMinTimestamp(v));
+    return new StrategyContext<>(candidates, busy, now, gcBefore(now), memtableMinTimestamp(v));
   }
 
   long gcBefore(long now) {
@@ -144,12 +143,12 @@ final class TableCompactions {
     return m;
   }
 
-  private Optional<CompactionPlan> nextPlan(boolean reserve) {
+  private Optional<CompactionPlan<ReaderInfo>> nextPlan(boolean reserve) {
     synchronized (this) {
       if (majorInProgress) {
         return Optional.empty();
       }
-      Optional<CompactionPlan> plan = planner.nextBackgroundTask(context());
+      Optional<CompactionPlan<ReaderInfo>> plan = planner.nextBackgroundTask(context());
       if (reserve && plan.isPresent()) {
         reserve(plan.get());
       }
@@ -157,22 +156,22 @@ final class TableCompactions {
     }
   }
 
-  private void reserve(CompactionPlan p) {
-    for (SSTableInfo i : p.inputs()) {
-      compacting.add(((ReaderInfo) i).reader());
+  private void reserve(CompactionPlan<ReaderInfo> p) {
+    for (ReaderInfo i : p.inputs()) {
+      compacting.add(i.reader());
     }
-    for (SSTableInfo i : p.expired()) {
-      compacting.add(((ReaderInfo) i).reader());
+    for (ReaderInfo i : p.expired()) {
+      compacting.add(i.reader());
     }
     running++;
   }
 
-  private synchronized void unreserve(CompactionPlan p) {
-    for (SSTableInfo i : p.inputs()) {
-      compacting.remove(((ReaderInfo) i).reader());
+  private synchronized void unreserve(CompactionPlan<ReaderInfo> p) {
+    for (ReaderInfo i : p.inputs()) {
+      compacting.remove(i.reader());
     }
-    for (SSTableInfo i : p.expired()) {
-      compacting.remove(((ReaderInfo) i).reader());
+    for (ReaderInfo i : p.expired()) {
+      compacting.remove(i.reader());
     }
     running--;
     notifyAll();
@@ -183,7 +182,7 @@ final class TableCompactions {
    * the engine's compaction threads.
    */
   boolean runNextBackground() {
-    Optional<CompactionPlan> plan = nextPlan(true);
+    Optional<CompactionPlan<ReaderInfo>> plan = nextPlan(true);
     if (plan.isEmpty()) {
       return false;
     }
@@ -193,20 +192,20 @@ final class TableCompactions {
 
   /** A major compaction: waits for running ones, then merges everything the strategy says. */
   void major() {
-    List<CompactionPlan> plans;
+    List<CompactionPlan<ReaderInfo>> plans;
     synchronized (this) {
       while (majorInProgress || running > 0) {
         awaitChange();
       }
       majorInProgress = true;
       plans = planner.majorCompaction(context());
-      for (CompactionPlan p : plans) {
+      for (CompactionPlan<ReaderInfo> p : plans) {
         reserve(p);
       }
     }
     try {
       RuntimeException failure = null;
-      for (CompactionPlan p : plans) {
+      for (CompactionPlan<ReaderInfo> p : plans) {
         try {
           execute(p);
         } catch (RuntimeException e) {
@@ -226,12 +225,12 @@ final class TableCompactions {
 
   /** Compacts exactly the SSTables with these generations (they must be live and idle). */
   void userDefined(java.util.Collection<Long> generations) {
-    CompactionPlan plan;
+    CompactionPlan<ReaderInfo> plan;
     synchronized (this) {
       while (majorInProgress) {
         awaitChange();
       }
-      List<SSTableInfo> inputs = new ArrayList<>();
+      List<ReaderInfo> inputs = new ArrayList<>();
       java.util.Set<Long> wanted = new java.util.HashSet<>(generations);
       int level = 0;
       for (SSTableReader r : table.view().sstables()) {
@@ -289,7 +288,7 @@ final class TableCompactions {
     engine.checkOpen();
   }
 
-  private void execute(CompactionPlan plan) {
+  private void execute(CompactionPlan<ReaderInfo> plan) {
     try {
       if (plan.inputs().isEmpty()) {
         dropExpired(plan);
@@ -297,8 +296,8 @@ final class TableCompactions {
       }
       TableView v = table.view();
       List<SSTableReader> inputs = new ArrayList<>();
-      for (SSTableInfo i : plan.inputs()) {
-        inputs.add(((ReaderInfo) i).reader());
+      for (ReaderInfo i : plan.inputs()) {
+        inputs.add(i.reader());
       }
       List<SSTableReader> all = new ArrayList<>(v.sstables());
       OverlapOracle overlap =
@@ -344,10 +343,10 @@ final class TableCompactions {
     }
   }
 
-  private void dropExpired(CompactionPlan plan) throws IOException {
+  private void dropExpired(CompactionPlan<ReaderInfo> plan) throws IOException {
     List<SSTableReader> gone = new ArrayList<>();
-    for (SSTableInfo i : plan.expired()) {
-      gone.add(((ReaderInfo) i).reader());
+    for (ReaderInfo i : plan.expired()) {
+      gone.add(i.reader());
     }
     table.swap(gone, List.of());
     expiredDropped.addAndGet(gone.size());
@@ -356,7 +355,8 @@ final class TableCompactions {
         "Dropped {} fully expired SSTables of table {} whole", gone.size(), table.schema().name());
   }
 
-  private SSTableOptions outputOptions(CompactionPlan plan, List<SSTableReader> inputs, long now) {
+  private SSTableOptions outputOptions(
+      CompactionPlan<ReaderInfo> plan, List<SSTableReader> inputs, long now) {
     SSTableOptions.Builder b = table.sstableOptions(plan.outputLevel()).toBuilder().createdAt(now);
     long lower = Long.MAX_VALUE;
     long upper = Long.MIN_VALUE;

@@ -191,10 +191,10 @@ public final class TableStore {
   void swapCompacted(dev.talus.compaction.CompactionTask.Result result) throws IOException {
     List<SSTableReader> removed = new ArrayList<>();
     for (var i : result.plan().inputs()) {
-      removed.add(((dev.talus.compaction.ReaderInfo) i).reader());
+      removed.add(i.reader());
     }
     for (var i : result.plan().expired()) {
-      removed.add(((dev.talus.compaction.ReaderInfo) i).reader());
+      removed.add(i.reader());
     }
     swap(removed, result.outputs());
   }
