@@ -1,5 +1,6 @@
 package dev.talus;
 
+import dev.talus.db.StorageHook;
 import dev.talus.engine.Engine;
 import dev.talus.engine.TableStore;
 import java.time.InstantSource;
@@ -26,6 +27,23 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TalusDb implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TalusDb.class);
+
+  static {
+    // Test support opens databases over another file layer through this non-public hook.
+    StorageHook.install(
+        new StorageHook.Api<TalusDb>() {
+          @Override
+          public TalusDb wrap(Engine engine) {
+            return new TalusDb(engine);
+          }
+
+          @Override
+          public Engine unwrap(TalusDb handle) {
+            return handle.engine;
+          }
+        });
+  }
+
   private final Engine engine;
   private final TimeUuidGenerator timeUuids;
   private final Map<String, Table> handles = new ConcurrentHashMap<>();
@@ -40,8 +58,7 @@ public final class TalusDb implements AutoCloseable {
    * every table. Fails with {@link DirectoryLockedException} if it is already open.
    */
   public static TalusDb open(TalusOptions options) {
-    FaultInjector faults = options.faultInjector();
-    return new TalusDb(faults == null ? Engine.open(options) : Engine.open(options, faults.fs));
+    return new TalusDb(Engine.open(options));
   }
 
   /**

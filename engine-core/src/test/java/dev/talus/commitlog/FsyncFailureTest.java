@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.talus.commitlog.CommitLogConfig.SyncMode;
-import dev.talus.io.FaultInjectingFs;
-import dev.talus.io.FaultInjectingFs.Fault;
 import dev.talus.io.NioStorageFs;
+import dev.talus.testfs.FaultInjectingFs;
+import dev.talus.testfs.FaultInjectingFs.Fault;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,8 +3,8 @@ package dev.talus.commitlog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.talus.commitlog.CommitLogConfig.SyncMode;
-import dev.talus.io.FaultInjectingFs;
 import dev.talus.io.NioStorageFs;
+import dev.talus.testfs.FaultInjectingFs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

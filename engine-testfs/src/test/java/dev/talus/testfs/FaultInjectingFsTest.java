@@ -1,8 +1,10 @@
-package dev.talus.io;
+package dev.talus.testfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.WritableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,13 @@
-package dev.talus.io;
+package dev.talus.testfs;
 
+import dev.talus.io.FileLockHandle;
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import dev.talus.io.WritableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -82,7 +86,8 @@ public final class FaultInjectingFs implements StorageFs {
   // Guarded by "this".
   private final Map<Path, FileState> files = new HashMap<>();
   private final Map<Path, byte[]> restoreOnPowerLoss = new HashMap<>();
-  private final Set<Handle> openHandles = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<FaultyWritableFile> openHandles =
+      Collections.newSetFromMap(new IdentityHashMap<>());
 
   private final AtomicLong writes = new AtomicLong();
   private final AtomicLong syncs = new AtomicLong();
@@ -194,7 +199,7 @@ public final class FaultInjectingFs implements StorageFs {
     try {
       synchronized (this) {
         powerLosses.incrementAndGet();
-        for (Handle h : openHandles) {
+        for (FaultyWritableFile h : openHandles) {
           h.dead = true;
           try {
             h.file.close();
@@ -213,7 +218,7 @@ public final class FaultInjectingFs implements StorageFs {
             it.remove();
             continue;
           }
-          applyLoss(path, st, rnd);
+          st.applyLoss(delegate, path, rnd);
         }
         for (Map.Entry<Path, byte[]> e : restoreOnPowerLoss.entrySet()) {
           Path path = e.getKey();
@@ -235,39 +240,6 @@ public final class FaultInjectingFs implements StorageFs {
     }
   }
 
-  private void applyLoss(Path path, FileState st, Random rnd) throws IOException {
-    long length = st.syncedSize;
-    List<long[]> zero = new ArrayList<>(st.lost);
-    for (long[] r : st.dirty) {
-      long kept = 0;
-      if (rnd != null) {
-        int choice = rnd.nextInt(3);
-        kept = choice == 0 ? r[1] : choice == 1 ? (long) (rnd.nextDouble() * r[1]) : 0;
-      }
-      if (kept > 0) {
-        length = Math.max(length, r[0] + kept);
-      }
-      if (kept < r[1]) {
-        zero.add(new long[] {r[0] + kept, r[1] - kept});
-      }
-    }
-    try (WritableFile f = delegate.openForAppend(path)) {
-      if (f.size() > length) {
-        f.truncate(length);
-      }
-      for (long[] z : zero) {
-        long end = Math.min(z[0] + z[1], length);
-        if (end > z[0]) {
-          f.write(ByteBuffer.allocate((int) (end - z[0])), z[0]);
-        }
-      }
-      f.sync();
-    }
-    st.syncedSize = length;
-    st.dirty.clear();
-    st.lost.clear();
-  }
-
   // ---------------------------------------------------------------- StorageFs
 
   @Override
@@ -280,7 +252,7 @@ public final class FaultInjectingFs implements StorageFs {
           synchronized (this) {
             FileState st = new FileState();
             files.put(key, st);
-            return register(new Handle(f, st, 0));
+            return register(new FaultyWritableFile(this, f, st, 0));
           }
         });
   }
@@ -294,7 +266,7 @@ public final class FaultInjectingFs implements StorageFs {
           WritableFile f = delegate.openForAppend(file);
           synchronized (this) {
             FileState st = stateOf(key);
-            return register(new Handle(f, st, f.size()));
+            return register(new FaultyWritableFile(this, f, st, f.size()));
           }
         });
   }
@@ -335,12 +307,12 @@ public final class FaultInjectingFs implements StorageFs {
           synchronized (this) {
             FileState st = stateOf(src);
             if (st.nameDurable) {
-              restoreOnPowerLoss.putIfAbsent(src, durableImage(src, st));
+              restoreOnPowerLoss.putIfAbsent(src, st.durableImage(delegate, src));
             }
             if (delegate.exists(to)) {
               FileState old = stateOf(dst);
               if (old.nameDurable) {
-                restoreOnPowerLoss.putIfAbsent(dst, durableImage(dst, old));
+                restoreOnPowerLoss.putIfAbsent(dst, old.durableImage(delegate, dst));
               }
             }
             delegate.rename(from, to);
@@ -362,7 +334,7 @@ public final class FaultInjectingFs implements StorageFs {
             if (delegate.exists(file)) {
               FileState st = stateOf(key);
               if (st.nameDurable) {
-                restoreOnPowerLoss.putIfAbsent(key, durableImage(key, st));
+                restoreOnPowerLoss.putIfAbsent(key, st.durableImage(delegate, key));
               }
             }
             delegate.delete(file);
@@ -426,11 +398,11 @@ public final class FaultInjectingFs implements StorageFs {
 
   // ---------------------------------------------------------------- internals
 
-  private interface IoAction<T> {
+  interface IoAction<T> {
     T run() throws IOException;
   }
 
-  private <T> T withGate(IoAction<T> action) throws IOException {
+  <T> T withGate(IoAction<T> action) throws IOException {
     gate.readLock().lock();
     try {
       return action.run();
@@ -439,7 +411,7 @@ public final class FaultInjectingFs implements StorageFs {
     }
   }
 
-  private void checkAlive(String op) throws IOException {
+  void checkAlive(String op) throws IOException {
     if (failEverything) {
       injected.incrementAndGet();
       throw new IOException("EIO: injected failure of " + op + " (file system failed)");
@@ -462,29 +434,20 @@ public final class FaultInjectingFs implements StorageFs {
     return st;
   }
 
-  /** The bytes of {@code file} a power loss would leave (without random tails). */
-  private byte[] durableImage(Path file, FileState st) throws IOException {
-    int len = (int) Math.min(st.syncedSize, delegate.size(file));
-    byte[] out = new byte[len];
-    try (ReadableFile r = delegate.openForRead(file)) {
-      r.read(ByteBuffer.wrap(out), 0);
-    }
-    List<long[]> zero = new ArrayList<>(st.lost);
-    zero.addAll(st.dirty);
-    for (long[] z : zero) {
-      for (long i = z[0]; i < Math.min(z[0] + z[1], len); i++) {
-        out[(int) i] = 0;
-      }
-    }
-    return out;
-  }
-
-  private Handle register(Handle h) {
+  private FaultyWritableFile register(FaultyWritableFile h) {
     openHandles.add(h);
     return h;
   }
 
-  private synchronized Fault nextWriteFault() {
+  synchronized void closed(FaultyWritableFile h) {
+    openHandles.remove(h);
+  }
+
+  Random random() {
+    return random;
+  }
+
+  synchronized Fault nextWriteFault() {
     long n = writes.incrementAndGet();
     if (n == failWriteAt) {
       failWriteAt = -1;
@@ -494,7 +457,7 @@ public final class FaultInjectingFs implements StorageFs {
     return null;
   }
 
-  private synchronized Fault nextSyncFault() {
+  synchronized Fault nextSyncFault() {
     long n = syncs.incrementAndGet();
     if (n == failSyncAt) {
       failSyncAt = -1;
@@ -508,162 +471,9 @@ public final class FaultInjectingFs implements StorageFs {
     return null;
   }
 
-  private static IOException error(Fault fault, String what) {
+  static IOException error(Fault fault, String what) {
     return fault == Fault.DISK_FULL
         ? new IOException("No space left on device")
         : new IOException("EIO: injected I/O error on " + what);
-  }
-
-  /** What the wrapper knows about one file. Guarded by the enclosing instance. */
-  private static final class FileState {
-    boolean nameDurable;
-    long syncedSize;
-
-    /** Completed, unsynced writes: {offset, length}, in completion order. */
-    final List<long[]> dirty = new ArrayList<>();
-
-    /** Writes a failed sync should have persisted; no later sync makes them durable. */
-    final List<long[]> lost = new ArrayList<>();
-  }
-
-  private final class Handle implements WritableFile {
-    final WritableFile file;
-    final FileState state;
-    long appendPosition;
-    volatile boolean dead;
-
-    Handle(WritableFile file, FileState state, long appendPosition) {
-      this.file = file;
-      this.state = state;
-      this.appendPosition = appendPosition;
-    }
-
-    private void checkUsable(String op) throws IOException {
-      if (dead) {
-        throw new IOException("EIO: " + op + " on a handle opened before a simulated power loss");
-      }
-      checkAlive(op);
-    }
-
-    @Override
-    public void write(ByteBuffer src) throws IOException {
-      long pos = appendPosition;
-      int len = src.remaining();
-      try {
-        write(src, pos);
-      } finally {
-        appendPosition = pos + (len - src.remaining());
-      }
-    }
-
-    @Override
-    public void write(ByteBuffer src, long position) throws IOException {
-      withGate(
-          () -> {
-            checkUsable("write");
-            Fault fault = nextWriteFault();
-            int len = src.remaining();
-            if (fault == Fault.TORN_WRITE && len > 0) {
-              int prefix = random.nextInt(len);
-              ByteBuffer part = src.duplicate();
-              part.limit(part.position() + prefix);
-              file.write(part, position);
-              src.position(src.position() + prefix);
-              recordWrite(position, prefix);
-              throw new IOException(
-                  "EIO: injected torn write (" + prefix + " of " + len + " bytes written)");
-            } else if (fault != null) {
-              throw error(fault, "write #" + writes.get());
-            }
-            file.write(src, position);
-            recordWrite(position, len);
-            return null;
-          });
-    }
-
-    private void recordWrite(long position, long len) {
-      if (len > 0) {
-        synchronized (FaultInjectingFs.this) {
-          state.dirty.add(new long[] {position, len});
-        }
-      }
-    }
-
-    @Override
-    public long size() throws IOException {
-      checkUsable("size");
-      return file.size();
-    }
-
-    @Override
-    public void sync() throws IOException {
-      withGate(
-          () -> {
-            checkUsable("sync");
-            List<long[]> covered;
-            synchronized (FaultInjectingFs.this) {
-              covered = new ArrayList<>(state.dirty);
-            }
-            Fault fault = nextSyncFault();
-            if (fault != null) {
-              synchronized (FaultInjectingFs.this) {
-                removeAll(state.dirty, covered);
-                state.lost.addAll(covered);
-              }
-              throw error(fault, "sync #" + syncs.get());
-            }
-            file.sync();
-            synchronized (FaultInjectingFs.this) {
-              removeAll(state.dirty, covered);
-              for (long[] r : covered) {
-                state.syncedSize = Math.max(state.syncedSize, r[0] + r[1]);
-              }
-            }
-            return null;
-          });
-    }
-
-    @Override
-    public void truncate(long size) throws IOException {
-      withGate(
-          () -> {
-            checkUsable("truncate");
-            file.truncate(size);
-            synchronized (FaultInjectingFs.this) {
-              state.syncedSize = Math.min(state.syncedSize, size);
-              clip(state.dirty, size);
-              clip(state.lost, size);
-              appendPosition = Math.min(appendPosition, size);
-            }
-            return null;
-          });
-    }
-
-    @Override
-    public void close() throws IOException {
-      synchronized (FaultInjectingFs.this) {
-        openHandles.remove(this);
-      }
-      if (!dead) {
-        file.close();
-      }
-    }
-  }
-
-  private static void removeAll(List<long[]> from, List<long[]> items) {
-    Set<long[]> drop = Collections.newSetFromMap(new IdentityHashMap<>());
-    drop.addAll(items);
-    from.removeIf(drop::contains);
-  }
-
-  private static void clip(List<long[]> ranges, long size) {
-    for (Iterator<long[]> it = ranges.iterator(); it.hasNext(); ) {
-      long[] r = it.next();
-      if (r[0] >= size) {
-        it.remove();
-      } else if (r[0] + r[1] > size) {
-        r[1] = size - r[0];
-      }
-    }
   }
 }

@@ -1,26 +1,32 @@
-package dev.talus;
+package dev.talus.testkit;
 
-import dev.talus.io.FaultInjectingFs;
+import dev.talus.StorageException;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import dev.talus.db.StorageHook;
 import dev.talus.io.NioStorageFs;
+import dev.talus.testfs.FaultInjectingFs;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Random;
 
 /**
- * Fault injection for crash tests: pass one to {@link TalusOptions.Builder#faultInjector} and every
- * file operation of that database goes through it. It can fail the n-th write or fsync (an I/O
- * error, a full disk, a torn write), and simulate a crash followed by a power loss: everything not
- * fsynced is lost, including file creations and renames whose directory was not fsynced.
+ * Fault injection for crash tests: open a database with {@link #open} and every file operation of
+ * that database goes through this injector. It can fail the n-th write or fsync (an I/O error, a
+ * full disk, a torn write), and simulate a crash followed by a power loss: everything not fsynced
+ * is lost, including file creations and renames whose directory was not fsynced.
  *
  * <pre>{@code
  * FaultInjector faults = new FaultInjector(42);
- * TalusDb db = TalusDb.open(TalusOptions.builder(dir).faultInjector(faults)
- *     .commitLogSync(CommitLogSync.GROUP).build());
+ * TalusOptions options = TalusOptions.builder(dir).commitLogSync(CommitLogSync.GROUP).build();
+ * TalusDb db = faults.open(options);
  * ... write ...
  * faults.crashAndLosePower(db);          // the process "dies" and the machine loses power
- * try (TalusDb reopened = TalusDb.open(sameOptions)) { ... every acknowledged write is there ... }
+ * try (TalusDb reopened = faults.open(options)) { ... every acknowledged write is there ... }
  * }</pre>
  *
- * <p>Keep using the same injector for the reopened database: it holds what "the disk" kept.
+ * <p>Keep using the same injector for the reopened database: it holds what "the disk" kept. Like
+ * Lucene's {@code MockDirectoryWrapper}, it lives in the test support, never in a production jar.
  * Thread-safe. For tests only: it costs memory for every unsynced byte.
  */
 public final class FaultInjector {
@@ -34,13 +40,21 @@ public final class FaultInjector {
     TORN_WRITE
   }
 
-  final FaultInjectingFs fs;
+  private final FaultInjectingFs fs;
   private final Random random;
 
   /** An injector whose random choices (torn-write lengths, kept tails) come from {@code seed}. */
   public FaultInjector(long seed) {
     this.random = new Random(seed);
     this.fs = new FaultInjectingFs(new NioStorageFs(), new Random(seed + 1));
+  }
+
+  /**
+   * Opens the database in {@code options.dataDirectory()} (like {@link TalusDb#open}) with every
+   * file operation going through this injector.
+   */
+  public TalusDb open(TalusOptions options) {
+    return StorageHook.open(TalusDb.class, Objects.requireNonNull(options, "options"), fs);
   }
 
   private static FaultInjectingFs.Fault map(Fault f) {
@@ -92,7 +106,7 @@ public final class FaultInjector {
    * undone.
    */
   public void crashAndLosePower(TalusDb db) {
-    db.engine().crash();
+    crash(db);
     try {
       fs.simulatePowerLoss(random);
     } catch (IOException e) {
@@ -102,7 +116,7 @@ public final class FaultInjector {
 
   /** Like {@link #crashAndLosePower} but keeps nothing that was not fsynced. */
   public void crashAndLoseAllUnsynced(TalusDb db) {
-    db.engine().crash();
+    crash(db);
     try {
       fs.simulatePowerLoss();
     } catch (IOException e) {
@@ -110,8 +124,11 @@ public final class FaultInjector {
     }
   }
 
-  /** Abandons {@code db} as a killed process would, without a power loss. */
+  /**
+   * Abandons {@code db} (opened with or without an injector) as a killed process would, without a
+   * power loss.
+   */
   public static void crash(TalusDb db) {
-    db.engine().crash();
+    StorageHook.crash(TalusDb.class, db);
   }
 }

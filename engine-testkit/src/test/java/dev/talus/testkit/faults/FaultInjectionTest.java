@@ -1,4 +1,4 @@
-package dev.talus.reliability;
+package dev.talus.testkit.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import dev.talus.ClusteringOrder;
 import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
 import dev.talus.DataType;
-import dev.talus.FaultInjector;
 import dev.talus.ResultRow;
 import dev.talus.SSTableSummary;
 import dev.talus.StorageException;
@@ -15,6 +14,7 @@ import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import dev.talus.WriteRejectedException;
+import dev.talus.testkit.FaultInjector;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -80,7 +80,6 @@ class FaultInjectionTest {
         .commitLogSync(CommitLogSync.BATCH) // acknowledged means synced
         .commitLogSegmentBytes(64 << 10) // appends roll segments
         .backgroundCompaction(false)
-        .faultInjector(faults)
         .build();
   }
 
@@ -164,7 +163,7 @@ class FaultInjectionTest {
   private long[] measure(Operation op) {
     Path dir = tmp.resolve(op + "-measure");
     FaultInjector faults = new FaultInjector(1);
-    try (TalusDb db = TalusDb.open(options(dir, faults))) {
+    try (TalusDb db = faults.open(options(dir, faults))) {
       Table t = db.createTable(schema());
       Expected e = new Expected();
       load(db, t, e);
@@ -221,7 +220,7 @@ class FaultInjectionTest {
     FaultInjector faults = new FaultInjector(n);
     TalusOptions options = options(dir, faults);
     Expected e = new Expected();
-    TalusDb db = TalusDb.open(options);
+    TalusDb db = faults.open(options);
     Table t = db.createTable(schema());
     load(db, t, e);
     FaultInjector.Fault fault =
@@ -282,7 +281,7 @@ class FaultInjectionTest {
     } catch (StorageException ex) {
       // closing a database whose commit log failed may report it; the reopen below must cope
     }
-    try (TalusDb reopened = TalusDb.open(options)) {
+    try (TalusDb reopened = faults.open(options)) {
       Table rt = reopened.table("f");
       d = diff(rt, e, uncertainKey, failed[0]);
       if (d != null) {

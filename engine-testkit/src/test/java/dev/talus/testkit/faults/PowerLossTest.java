@@ -1,8 +1,17 @@
-package dev.talus;
+package dev.talus.testkit.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.talus.CommitLogSync;
+import dev.talus.DataType;
+import dev.talus.ResultRow;
+import dev.talus.StorageException;
+import dev.talus.Table;
+import dev.talus.TableSchema;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import dev.talus.testkit.FaultInjector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +43,6 @@ class PowerLossTest {
         .commitLogGroupWindow(Duration.ofMillis(2))
         .commitLogSegmentBytes(256 << 10)
         .memtableSpaceBytes(4L << 20)
-        .faultInjector(faults)
         .build();
   }
 
@@ -56,7 +64,7 @@ class PowerLossTest {
       Random rnd = new Random(seed);
       int acked = 0;
       int durableBefore = 0; // PERIODIC: rows covered by a flush are durable
-      TalusDb db = TalusDb.open(options(dir, sync, faults));
+      TalusDb db = faults.open(options(dir, sync, faults));
       Table t = db.createTable(schema());
       int n = 200 + rnd.nextInt(300);
       for (int i = 0; i < n; i++) {
@@ -72,7 +80,7 @@ class PowerLossTest {
       } else {
         faults.crashAndLosePower(db);
       }
-      try (TalusDb reopened = TalusDb.open(options(dir, sync, faults))) {
+      try (TalusDb reopened = faults.open(options(dir, sync, faults))) {
         List<Integer> rows = present(reopened);
         boolean keptRandomTails = seed % 2 != 0;
         if (!keptRandomTails || sync != CommitLogSync.PERIODIC) {
@@ -102,7 +110,7 @@ class PowerLossTest {
   void aFailedCommitLogSyncIsNeverAcknowledgedAndTheLogRefusesFurtherWrites() {
     Path dir = tmp.resolve("fsyncgate");
     FaultInjector faults = new FaultInjector(7);
-    TalusDb db = TalusDb.open(options(dir, CommitLogSync.BATCH, faults));
+    TalusDb db = faults.open(options(dir, CommitLogSync.BATCH, faults));
     Table t = db.createTable(schema());
     for (int i = 0; i < 20; i++) {
       t.insert().value("p", 1).value("c", i).value("v", "v" + i).execute();
@@ -116,7 +124,7 @@ class PowerLossTest {
     assertThatThrownBy(() -> t.insert().value("p", 1).value("c", 21).value("v", "v21").execute())
         .isInstanceOf(StorageException.class);
     faults.crashAndLoseAllUnsynced(db);
-    try (TalusDb reopened = TalusDb.open(options(dir, CommitLogSync.BATCH, faults))) {
+    try (TalusDb reopened = faults.open(options(dir, CommitLogSync.BATCH, faults))) {
       List<Integer> rows = present(reopened);
       assertThat(rows)
           .startsWith(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
@@ -131,7 +139,7 @@ class PowerLossTest {
   void aDiskFullDuringFlushLosesNothingAndTheFlushCanBeRetried() {
     Path dir = tmp.resolve("enospc");
     FaultInjector faults = new FaultInjector(9);
-    try (TalusDb db = TalusDb.open(options(dir, CommitLogSync.GROUP, faults))) {
+    try (TalusDb db = faults.open(options(dir, CommitLogSync.GROUP, faults))) {
       Table t = db.createTable(schema());
       for (int i = 0; i < 100; i++) {
         t.insert().value("p", 1).value("c", i).value("v", "v" + i).execute();
@@ -143,7 +151,7 @@ class PowerLossTest {
       t.flush();
       assertThat(present(db)).hasSize(100);
     }
-    try (TalusDb db = TalusDb.open(options(dir, CommitLogSync.GROUP, faults))) {
+    try (TalusDb db = faults.open(options(dir, CommitLogSync.GROUP, faults))) {
       assertThat(present(db)).hasSize(100);
     }
   }
