@@ -48,7 +48,13 @@ class ArchitectureTest {
           "dev.talus.sstable",
           "dev.talus.memtable",
           "dev.talus.codec",
-          "dev.talus.engine",
+          "dev.talus.db",
+          "dev.talus.request",
+          "dev.talus.schema",
+          "dev.talus.table",
+          "dev.talus.read",
+          "dev.talus.write",
+          "dev.talus.runtime",
           "dev.talus.commitlog",
           "dev.talus.compaction",
           "dev.talus.metrics");
@@ -68,7 +74,7 @@ class ArchitectureTest {
     // Guards the rules below against passing on an empty import.
     org.assertj.core.api.Assertions.assertThat(
             classes.stream().map(JavaClass::getPackageName).distinct().toList())
-        .contains("dev.talus", "dev.talus.engine", "dev.talus.data", "dev.talus.io");
+        .contains("dev.talus", "dev.talus.db", "dev.talus.data", "dev.talus.io");
   }
 
   @Test
@@ -80,7 +86,13 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             API,
-            "dev.talus.engine..",
+            "dev.talus.db..",
+            "dev.talus.request..",
+            "dev.talus.schema..",
+            "dev.talus.table..",
+            "dev.talus.read..",
+            "dev.talus.write..",
+            "dev.talus.runtime..",
             "dev.talus.memtable..",
             "dev.talus.commitlog..",
             "dev.talus.compaction..")
@@ -96,7 +108,16 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            API, "dev.talus.engine..", "dev.talus.memtable..", "dev.talus.commitlog..")
+            API,
+            "dev.talus.db..",
+            "dev.talus.request..",
+            "dev.talus.schema..",
+            "dev.talus.table..",
+            "dev.talus.read..",
+            "dev.talus.write..",
+            "dev.talus.runtime..",
+            "dev.talus.memtable..",
+            "dev.talus.commitlog..")
         .because("engine-compaction knows SSTables and the data model, never the public API")
         .allowEmptyShould(true)
         .check(classes);

@@ -4,7 +4,7 @@ import static dev.talus.commitlog.SegmentFormat.HEADER_SIZE;
 import static dev.talus.commitlog.SegmentFormat.MARKER_SIZE;
 import static dev.talus.commitlog.SegmentFormat.SYNC_MARKER;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Appending.</b> A writer reserves space in the active segment with a CAS on its offset and
  * writes its frame with a positional write, outside any lock; when a segment is full the writer
  * that notices creates the next one (under a lock taken only for the roll). When {@link #append}
- * returns depends on the {@link SyncMode}: PERIODIC once the write returned (survives kill -9),
- * GROUP and BATCH once an fsync covering the record completed (survives power loss).
+ * returns depends on the {@link CommitLogSync}: PERIODIC once the write returned (survives kill
+ * -9), GROUP and BATCH once an fsync covering the record completed (survives power loss).
  *
  * <p><b>Syncing.</b> One thread, {@code talus-commitlog-sync}, started by {@link #open} and stopped
  * by {@link #close}, runs sync passes: it reserves a sync marker in each segment with unsynced
@@ -185,7 +185,7 @@ public final class CommitLog implements Closeable {
       }
       appends.increment();
       bytesAppended.add(frame.length);
-      if (config.syncMode() != SyncMode.PERIODIC) {
+      if (config.syncMode() != CommitLogSync.PERIODIC) {
         awaitDurable(seg, offset + frame.length);
       }
       checkNotFailed();
@@ -193,6 +193,11 @@ public final class CommitLog implements Closeable {
     } finally {
       inFlight.decrementAndGet();
     }
+  }
+
+  /** Whether {@code file} is named like a commit-log segment (any format version). */
+  public static boolean isSegmentFile(Path file) {
+    return file != null && file.getFileName() != null && SegmentFormat.parseName(file) != null;
   }
 
   /**
@@ -368,11 +373,11 @@ public final class CommitLog implements Closeable {
   }
 
   private void syncLoop() {
-    SyncMode mode = config.syncMode();
+    CommitLogSync mode = config.syncMode();
     long interval =
-        mode == SyncMode.PERIODIC
+        mode == CommitLogSync.PERIODIC
             ? config.periodicInterval().toNanos()
-            : mode == SyncMode.GROUP ? config.groupWindow().toNanos() : 0;
+            : mode == CommitLogSync.GROUP ? config.groupWindow().toNanos() : 0;
     long lastStart = System.nanoTime();
     lock.lock();
     try {
@@ -383,10 +388,11 @@ public final class CommitLog implements Closeable {
           boolean demand = forceRequested || waiters > 0;
           long due = lastStart + interval - System.nanoTime();
           // An explicit sync(), a roll or close goes at once; waiting writers respect the window.
-          if (forceRequested || (mode == SyncMode.PERIODIC ? due <= 0 : waiters > 0 && due <= 0)) {
+          if (forceRequested
+              || (mode == CommitLogSync.PERIODIC ? due <= 0 : waiters > 0 && due <= 0)) {
             break;
           }
-          if (mode != SyncMode.PERIODIC && !demand) {
+          if (mode != CommitLogSync.PERIODIC && !demand) {
             wake.awaitUninterruptibly();
           } else {
             try {

@@ -1,7 +1,6 @@
 package dev.talus.db;
 
 import dev.talus.TalusOptions;
-import dev.talus.engine.Engine;
 import dev.talus.io.StorageFs;
 import java.util.Objects;
 
@@ -16,11 +15,11 @@ import java.util.Objects;
  * SharedSecrets} pattern); the hook never names the type. Thread-safe; holds no per-database state.
  */
 public final class StorageHook {
-  /** How the public API wraps an open engine as its handle, and unwraps it. */
+  /** How the public API wraps an open database as its handle, and unwraps it. */
   public interface Api<D> {
-    D wrap(Engine engine);
+    D wrap(Database database);
 
-    Engine unwrap(D handle);
+    Database unwrap(D handle);
   }
 
   private static volatile Api<?> api;
@@ -61,7 +60,7 @@ public final class StorageHook {
    */
   public static <D> D open(Class<D> handleType, TalusOptions options, StorageFs fs) {
     Api<D> a = api(handleType);
-    return handleType.cast(a.wrap(Engine.open(options, Objects.requireNonNull(fs, "fs"))));
+    return handleType.cast(a.wrap(Database.open(options, Objects.requireNonNull(fs, "fs"))));
   }
 
   /**
