@@ -7,6 +7,7 @@ import dev.talus.Compression;
 import dev.talus.DataType;
 import dev.talus.TableSchema;
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
@@ -23,13 +24,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.zip.CRC32C;
 
 /**
  * Persists every table's schema in {@code schema.db}: magic, version, the tables, and a CRC32C of
- * everything before it. Rewritten whole on each change through a temporary file, a sync, an atomic
- * rename and a directory sync, so a crash leaves the old or the new schema. Not thread-safe; the
- * engine serialises schema changes.
+ * everything before it ({@link FileFormat}'s trailer). Rewritten whole on each change through a
+ * temporary file, a sync, an atomic rename and a directory sync, so a crash leaves the old or the
+ * new schema. Not thread-safe; the engine serialises schema changes.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
@@ -58,14 +58,8 @@ public final class SchemaStore {
       f.read(b, 0);
       all = b.array();
     }
-    CRC32C crc = new CRC32C();
-    crc.update(all, 0, all.length - 4);
-    int stored = ByteBuffer.wrap(all, all.length - 4, 4).getInt();
-    if ((int) crc.getValue() != stored) {
-      throw corrupt(file, all.length - 4, "checksum mismatch");
-    }
-    try (DataInputStream in =
-        new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 4))) {
+    int body = FileFormat.checkCrcTrailer(file, all, "schema file is damaged: ");
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, body))) {
       if (in.readInt() != MAGIC) {
         throw corrupt(file, 0, "not a Talus schema file (bad magic)");
       }
@@ -94,11 +88,7 @@ public final class SchemaStore {
         writeSchema(out, e.getValue());
       }
     }
-    byte[] body = bytes.toByteArray();
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    ByteBuffer all = ByteBuffer.allocate(body.length + 4);
-    all.put(body).putInt((int) crc.getValue()).flip();
+    ByteBuffer all = FileFormat.withCrcTrailer(bytes.toByteArray());
     Path tmp = dir.resolve(FILE + ".tmp");
     fs.delete(tmp);
     try (WritableFile f = fs.create(tmp)) {
