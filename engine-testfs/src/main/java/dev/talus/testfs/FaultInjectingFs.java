@@ -69,6 +69,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Thread-safe. Operations run concurrently with each other; a power loss waits for running
  * operations and excludes new ones while it rewrites the files.
  */
+// "exports": the file layer's types are exported only to the engine and its test support, the
+// only users of this class
+@SuppressWarnings("exports")
 public final class FaultInjectingFs implements StorageFs {
   /** What an injected failure looks like. */
   public enum Fault {

@@ -29,7 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  * fault-injecting one with no fault armed, and any test double — extends this class and supplies
  * {@link #newFs()}; the tests run in a fresh temporary directory each.
  */
+// "exports": the file layer's types are exported only to the engine and its test support, the
+// only users of this class
+@SuppressWarnings("exports")
 public abstract class StorageFsContract {
+  protected StorageFsContract() {}
+
   /** A fresh instance for one test, with no fault armed. */
   protected abstract StorageFs newFs() throws IOException;
 
