@@ -6,13 +6,17 @@ import java.util.NoSuchElementException;
 /**
  * The one base of the engine's filtering and merging iterators (after Guava's {@code
  * AbstractIterator}): a subclass says how to find the next element in {@link #computeNext()};
- * {@link #hasNext()} looks ahead once and {@link #next()} hands the element over. Not thread-safe.
+ * {@link #hasNext()} looks ahead once and {@link #next()} hands the element over. One field of
+ * state, so a subclass is no larger than a hand-written look-ahead iterator. Not thread-safe.
  *
  * @param <T> the elements; never null
  */
 public abstract class LookAheadIterator<T> implements Iterator<T> {
-  private T next;
-  private boolean done;
+  /** Stands in {@link #next} once {@link #computeNext()} returned null. */
+  private static final Object END = new Object();
+
+  /** The element looked ahead at, null if none is yet, or {@link #END}. */
+  private Object next;
 
   /**
    * The next element, or null when there is none; called again only after the previous element was
@@ -22,11 +26,13 @@ public abstract class LookAheadIterator<T> implements Iterator<T> {
 
   @Override
   public final boolean hasNext() {
-    if (next == null && !done) {
-      next = computeNext();
-      done = next == null;
+    Object n = next;
+    if (n == null) {
+      T computed = computeNext();
+      n = computed == null ? END : computed;
+      next = n;
     }
-    return next != null;
+    return n != END;
   }
 
   @Override
@@ -34,7 +40,8 @@ public abstract class LookAheadIterator<T> implements Iterator<T> {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    T r = next;
+    @SuppressWarnings("unchecked")
+    T r = (T) next;
     next = null;
     return r;
   }
