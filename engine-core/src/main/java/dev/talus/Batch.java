@@ -1,8 +1,7 @@
 package dev.talus;
 
-import dev.talus.engine.BatchWriter;
-import dev.talus.engine.TableStore;
-import dev.talus.engine.WriteRequest;
+import dev.talus.db.TableHandle;
+import dev.talus.request.WriteRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +16,7 @@ import java.util.List;
  */
 public final class Batch {
   private final TalusDb db;
-  private final List<TableStore> tables = new ArrayList<>();
+  private final List<TableHandle> tables = new ArrayList<>();
   private final List<WriteRequest> requests = new ArrayList<>();
 
   Batch(TalusDb db) {
@@ -51,6 +50,6 @@ public final class Batch {
     if (requests.isEmpty()) {
       return;
     }
-    BatchWriter.write(db.engine(), tables, requests);
+    db.database().writeBatch(tables, requests);
   }
 }

@@ -1,7 +1,6 @@
 package dev.talus;
 
-import dev.talus.codec.TypeCodec;
-import dev.talus.data.Murmur3;
+import dev.talus.db.ValueCodecs;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -161,14 +160,13 @@ public final class Buckets {
     if (n < 1) {
       throw new InvalidQueryException("the number of hash buckets must be positive, got " + n);
     }
-    TypeCodec<?> codec = TypeCodec.of(type);
-    byte[] bytes;
+    long hash;
     try {
-      bytes = codec.serialize(codec.coerce(Objects.requireNonNull(value, "value")));
+      hash = ValueCodecs.hash(type, Objects.requireNonNull(value, "value"));
     } catch (IllegalArgumentException e) {
       throw new InvalidQueryException("cannot hash-bucket " + value + ": " + e.getMessage(), e);
     }
-    return (int) Math.floorMod(Murmur3.hash128(bytes, 0, bytes.length)[0], (long) n);
+    return (int) Math.floorMod(hash, (long) n);
   }
 
   /** All hash bucket values {@code 0 .. n-1}, for {@link #readAcross}. */
@@ -239,9 +237,9 @@ public final class Buckets {
   private static Comparator<ResultRow> clusteringOrder(TableSchema schema, boolean reversed) {
     Comparator<ResultRow> cmp = (a, b) -> 0;
     for (ColumnDef c : schema.clustering()) {
-      TypeCodec<?> codec = TypeCodec.of(c.type());
+      Comparator<Object> order = ValueCodecs.order(c.type());
       boolean desc = (c.order() == ClusteringOrder.DESC) != reversed;
-      Comparator<ResultRow> col = (a, b) -> codec.compare(a.get(c.name()), b.get(c.name()));
+      Comparator<ResultRow> col = (a, b) -> order.compare(a.get(c.name()), b.get(c.name()));
       cmp = cmp.thenComparing(desc ? col.reversed() : col);
     }
     return cmp;

@@ -1,7 +1,7 @@
 package dev.talus;
 
-import dev.talus.engine.Restriction;
-import dev.talus.engine.WriteRequest;
+import dev.talus.request.Restriction;
+import dev.talus.request.WriteRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.talus;
 
-import dev.talus.engine.WriteRequest;
+import dev.talus.request.WriteRequest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

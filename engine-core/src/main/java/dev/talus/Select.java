@@ -1,8 +1,8 @@
 package dev.talus;
 
-import dev.talus.engine.ReadRequest;
-import dev.talus.engine.ReadResult;
-import dev.talus.engine.Restriction;
+import dev.talus.request.ReadRequest;
+import dev.talus.request.ReadResult;
+import dev.talus.request.Restriction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

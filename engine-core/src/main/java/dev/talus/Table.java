@@ -1,6 +1,6 @@
 package dev.talus;
 
-import dev.talus.engine.TableStore;
+import dev.talus.db.TableHandle;
 
 /**
  * A table of an open {@link TalusDb}: start writes with {@link #insert()}, {@link #update()},
@@ -10,13 +10,13 @@ import dev.talus.engine.TableStore;
  * closing; it stops working when its database is closed ({@link TalusClosedException}).
  */
 public final class Table {
-  private final TableStore store;
+  private final TableHandle store;
 
-  Table(TableStore store) {
+  Table(TableHandle store) {
     this.store = store;
   }
 
-  TableStore store() {
+  TableHandle store() {
     return store;
   }
 

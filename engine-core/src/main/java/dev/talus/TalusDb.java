@@ -1,7 +1,8 @@
 package dev.talus;
 
-import dev.talus.engine.Engine;
-import dev.talus.engine.TableStore;
+import dev.talus.db.Database;
+import dev.talus.db.StorageHook;
+import dev.talus.db.TableHandle;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -26,13 +27,30 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TalusDb implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TalusDb.class);
-  private final Engine engine;
+
+  static {
+    // Test support opens databases over another file layer through this non-public hook.
+    StorageHook.install(
+        new StorageHook.Api<TalusDb>() {
+          @Override
+          public TalusDb wrap(Database database) {
+            return new TalusDb(database);
+          }
+
+          @Override
+          public Database unwrap(TalusDb handle) {
+            return handle.database;
+          }
+        });
+  }
+
+  private final Database database;
   private final TimeUuidGenerator timeUuids;
   private final Map<String, Table> handles = new ConcurrentHashMap<>();
 
-  private TalusDb(Engine engine) {
-    this.engine = engine;
-    this.timeUuids = new TimeUuidGenerator(engine.clock());
+  private TalusDb(Database database) {
+    this.database = database;
+    this.timeUuids = new TimeUuidGenerator(database.clock());
   }
 
   /**
@@ -40,8 +58,7 @@ public final class TalusDb implements AutoCloseable {
    * every table. Fails with {@link DirectoryLockedException} if it is already open.
    */
   public static TalusDb open(TalusOptions options) {
-    FaultInjector faults = options.faultInjector();
-    return new TalusDb(faults == null ? Engine.open(options) : Engine.open(options, faults.fs));
+    return new TalusDb(Database.open(options));
   }
 
   /**
@@ -49,7 +66,7 @@ public final class TalusDb implements AutoCloseable {
    * data-model warnings} are logged at WARN; they never prevent the creation.
    */
   public Table createTable(TableSchema schema) {
-    Table t = handle(engine.createTable(schema, false));
+    Table t = handle(database.createTable(schema, false));
     logLint(schema);
     return t;
   }
@@ -59,7 +76,7 @@ public final class TalusDb implements AutoCloseable {
    * data-model warnings like {@link #createTable}.
    */
   public Table createTableIfNotExists(TableSchema schema) {
-    Table t = handle(engine.createTable(schema, true));
+    Table t = handle(database.createTable(schema, true));
     logLint(schema);
     return t;
   }
@@ -72,17 +89,17 @@ public final class TalusDb implements AutoCloseable {
 
   /** The table named {@code name}; {@link InvalidQueryException} if there is none. */
   public Table table(String name) {
-    return handle(engine.table(name));
+    return handle(database.table(name));
   }
 
   public Optional<Table> findTable(String name) {
-    TableStore t = engine.findTable(name);
+    TableHandle t = database.findTable(name);
     return t == null ? Optional.empty() : Optional.of(handle(t));
   }
 
   /** Every table, by name. */
   public List<Table> tables() {
-    return engine.tables().stream().map(this::handle).toList();
+    return database.tables().stream().map(this::handle).toList();
   }
 
   /**
@@ -90,48 +107,48 @@ public final class TalusDb implements AutoCloseable {
    * after a crash, or none).
    */
   public Batch batch() {
-    engine.checkOpen();
+    database.checkOpen();
     return new Batch(this);
   }
 
-  Engine engine() {
-    return engine;
+  Database database() {
+    return database;
   }
 
   /** Time-based UUIDs from this database's clock, unique and ordered within it. */
   public TimeUuidGenerator timeUuids() {
-    engine.checkOpen();
+    database.checkOpen();
     return timeUuids;
   }
 
   /** The clock every "now" of this database comes from. */
   public InstantSource clock() {
-    return engine.clock();
+    return database.clock();
   }
 
   public TalusOptions options() {
-    return engine.options();
+    return database.options();
   }
 
   /** Pauses compactions at their next partition boundary; background ones wait too. */
   public void pauseCompactions() {
-    engine.checkOpen();
-    engine.pauseCompactions();
+    database.checkOpen();
+    database.pauseCompactions();
   }
 
   /** Resumes compactions paused by {@link #pauseCompactions()}. */
   public void resumeCompactions() {
-    engine.checkOpen();
-    engine.resumeCompactions();
+    database.checkOpen();
+    database.resumeCompactions();
   }
 
-  private Table handle(TableStore store) {
+  private Table handle(TableHandle store) {
     return handles.computeIfAbsent(store.schema().name(), n -> new Table(store));
   }
 
   /** Waits for in-flight work, releases the directory lock. Idempotent. */
   @Override
   public void close() {
-    engine.close();
+    database.close();
   }
 }

@@ -23,7 +23,6 @@ public final class TalusOptions {
   private final java.time.Duration commitLogGroupWindow;
   private final int commitLogSegmentBytes;
   private final boolean skipCorruptCommitLogRecords;
-  private final FaultInjector faultInjector;
   private final long commitLogTotalSpaceBytes;
   private final long partitionSizeWarnBytes;
   private final long partitionSizeFailBytes;
@@ -47,7 +46,6 @@ public final class TalusOptions {
     this.commitLogGroupWindow = b.commitLogGroupWindow;
     this.commitLogSegmentBytes = b.commitLogSegmentBytes;
     this.skipCorruptCommitLogRecords = b.skipCorruptCommitLogRecords;
-    this.faultInjector = b.faultInjector;
     this.commitLogTotalSpaceBytes = b.commitLogTotalSpaceBytes;
     this.partitionSizeWarnBytes = b.partitionSizeWarnBytes;
     this.partitionSizeFailBytes = b.partitionSizeFailBytes;
@@ -113,11 +111,6 @@ public final class TalusOptions {
   /** What a corrupt SSTable does to reads and verify (default {@link DiskFailurePolicy#FAIL}). */
   public DiskFailurePolicy diskFailurePolicy() {
     return diskFailurePolicy;
-  }
-
-  /** The fault injector every file operation goes through, or null (the normal case). */
-  public FaultInjector faultInjector() {
-    return faultInjector;
   }
 
   /** When writes are acknowledged relative to the commit log's fsync (default PERIODIC). */
@@ -260,7 +253,6 @@ public final class TalusOptions {
     private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(2);
     private int commitLogSegmentBytes = 32 << 20;
     private boolean skipCorruptCommitLogRecords;
-    private FaultInjector faultInjector;
     private long commitLogTotalSpaceBytes = 1L << 30;
     private long partitionSizeWarnBytes = 100L << 20;
     private long partitionSizeFailBytes;
@@ -369,12 +361,6 @@ public final class TalusOptions {
     /** Shorthand for {@code diskFailurePolicy(quarantine ? QUARANTINE : FAIL)}. */
     public Builder quarantineCorruptSSTables(boolean quarantine) {
       return diskFailurePolicy(quarantine ? DiskFailurePolicy.QUARANTINE : DiskFailurePolicy.FAIL);
-    }
-
-    /** Routes every file operation through {@code injector} (crash tests only). */
-    public Builder faultInjector(FaultInjector injector) {
-      this.faultInjector = injector;
-      return this;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.talus;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.AccessTarget;
@@ -16,11 +17,19 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.StorageFs;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,27 +49,31 @@ class ArchitectureTest {
     "dev.talus.commitlog..", "dev.talus.compaction..", "dev.talus.metrics.."
   };
 
-  /** Internal packages whose types must never appear in a public API signature. */
-  private static final Set<String> INTERNAL =
-      Set.of(
-          "dev.talus.data",
-          "dev.talus.io",
-          "dev.talus.sstable",
-          "dev.talus.memtable",
-          "dev.talus.codec",
-          "dev.talus.engine",
-          "dev.talus.commitlog",
-          "dev.talus.compaction",
-          "dev.talus.metrics");
+  /**
+   * The public API classes that reach the engine (through the seam); every other class of {@link
+   * #API} is a value (schemas, options, results, exceptions) and reaches nothing below the API.
+   */
+  private static final Set<String> API_ENTRY_POINTS =
+      Set.of("TalusDb", "Table", "Batch", "Select", "Insert", "Update", "Delete", "Buckets");
+
+  /** The seam: the only internal packages the API's entry points may use. */
+  private static final String[] SEAM = {"dev.talus.db..", "dev.talus.request.."};
+
+  /** Main code files (every module) longer than this are asking to be split. */
+  private static final int MAX_MAIN_FILE_LINES = 500;
 
   private static JavaClasses classes;
 
   @BeforeAll
   static void importClasses() {
+    // engine-testfs is on the test class path too; it is test support, not a production jar
     classes =
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.talus");
+            .importPackages("dev.talus")
+            .that(
+                DescribedPredicate.not(
+                    JavaClass.Predicates.resideInAPackage("dev.talus.testfs..")));
   }
 
   @Test
@@ -68,7 +81,8 @@ class ArchitectureTest {
     // Guards the rules below against passing on an empty import.
     org.assertj.core.api.Assertions.assertThat(
             classes.stream().map(JavaClass::getPackageName).distinct().toList())
-        .contains("dev.talus", "dev.talus.engine", "dev.talus.data", "dev.talus.io");
+        .contains("dev.talus", "dev.talus.db", "dev.talus.data", "dev.talus.io")
+        .doesNotContain("dev.talus.testfs");
   }
 
   @Test
@@ -80,7 +94,13 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             API,
-            "dev.talus.engine..",
+            "dev.talus.db..",
+            "dev.talus.request..",
+            "dev.talus.schema..",
+            "dev.talus.table..",
+            "dev.talus.read..",
+            "dev.talus.write..",
+            "dev.talus.runtime..",
             "dev.talus.memtable..",
             "dev.talus.commitlog..",
             "dev.talus.compaction..")
@@ -96,7 +116,16 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            API, "dev.talus.engine..", "dev.talus.memtable..", "dev.talus.commitlog..")
+            API,
+            "dev.talus.db..",
+            "dev.talus.request..",
+            "dev.talus.schema..",
+            "dev.talus.table..",
+            "dev.talus.read..",
+            "dev.talus.write..",
+            "dev.talus.runtime..",
+            "dev.talus.memtable..",
+            "dev.talus.commitlog..")
         .because("engine-compaction knows SSTables and the data model, never the public API")
         .allowEmptyShould(true)
         .check(classes);
@@ -166,13 +195,142 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /** Every package under dev.talus but the API itself is internal. */
   private static boolean isInternal(JavaClass c) {
     JavaClass base = c;
     while (base.isArray()) {
       base = base.getComponentType();
     }
-    String pkg = base.getPackageName();
-    return INTERNAL.stream().anyMatch(p -> pkg.equals(p) || pkg.startsWith(p + "."));
+    return base.getPackageName().startsWith(API + ".");
+  }
+
+  private static final DescribedPredicate<JavaClass> INTERNAL_CLASS =
+      DescribedPredicate.describe("internal classes", ArchitectureTest::isInternal);
+
+  private static boolean isApiEntryPoint(JavaClass c) {
+    if (!c.getPackageName().equals(API)) {
+      return false;
+    }
+    String top = c.getName().substring(API.length() + 1);
+    int nested = top.indexOf('$');
+    return API_ENTRY_POINTS.contains(nested < 0 ? top : top.substring(0, nested));
+  }
+
+  private static final DescribedPredicate<JavaClass> API_ENTRY_POINT =
+      DescribedPredicate.describe("the API's entry points", ArchitectureTest::isApiEntryPoint);
+
+  @Test
+  void theApiReachesTheEngineOnlyThroughTheSeam() {
+    noClasses()
+        .that()
+        .resideInAPackage(API)
+        .should()
+        .dependOnClassesThat(
+            DescribedPredicate.describe(
+                "internal classes outside the seam " + List.of(SEAM),
+                c -> isInternal(c) && !JavaClass.Predicates.resideInAnyPackage(SEAM).test(c)))
+        .because(
+            "the API reaches the engine through one seam: db.Database, db.TableHandle and"
+                + " the request records")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheApiEntryPointsReachBelowTheApi() {
+    noClasses()
+        .that()
+        .resideInAPackage(API)
+        .and(DescribedPredicate.not(API_ENTRY_POINT))
+        .should()
+        .dependOnClassesThat(INTERNAL_CLASS)
+        .because(
+            "the API's values (schemas, options, results, exceptions) sit below the engine, which"
+                + " uses them; only the entry points sit above it")
+        .check(classes);
+  }
+
+  /**
+   * No package cycles anywhere under dev.talus. The API package is two layers — its values, which
+   * the engine uses, and its entry points, which use the engine through the seam — so it is two
+   * slices; every other package is one.
+   */
+  @Test
+  void noPackageCycles() {
+    SliceAssignment byPackage =
+        new SliceAssignment() {
+          @Override
+          public SliceIdentifier getIdentifierOf(JavaClass c) {
+            if (c.getPackageName().equals(API)) {
+              return SliceIdentifier.of(isApiEntryPoint(c) ? "dev.talus (entry points)" : API);
+            }
+            if (isInternal(c)) {
+              return SliceIdentifier.of(c.getPackageName());
+            }
+            return SliceIdentifier.ignore();
+          }
+
+          @Override
+          public String getDescription() {
+            return "packages under dev.talus, the API split into values and entry points";
+          }
+        };
+    SlicesRuleDefinition.slices().assignedFrom(byPackage).should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void noTestDoubleInTheProductionJars() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.junit..", "org.assertj..", "dev.talus.testfs..", "dev.talus.testkit..")
+        .orShould()
+        .haveNameMatching(".*(Fake|Mock|Stub|FaultInject|Failing)[^.]*")
+        .because("test doubles live in engine-testfs and engine-testkit, never in a production jar")
+        .check(classes);
+    com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+        .that()
+        .implement(StorageFs.class)
+        .should()
+        .haveFullyQualifiedName(NioStorageFs.class.getName())
+        .because("the production jars hold the real file layer only")
+        .check(classes);
+  }
+
+  @Test
+  void noMainCodeFileIsLongerThan500Lines() throws IOException {
+    Path root = Path.of("").toAbsolutePath().getParent();
+    List<Path> files;
+    try (Stream<Path> modules = Files.list(root)) {
+      files =
+          modules
+              .map(m -> m.resolve("src/main/java"))
+              .filter(Files::isDirectory)
+              .flatMap(ArchitectureTest::javaFiles)
+              .toList();
+    }
+    assertThat(files.stream().map(f -> root.relativize(f).getName(0).toString()).distinct())
+        .as("modules scanned")
+        .contains("engine-core", "engine-sstable", "engine-compaction");
+    List<String> tooLong = new ArrayList<>();
+    for (Path f : files) {
+      long lines;
+      try (Stream<String> l = Files.lines(f)) {
+        lines = l.count();
+      }
+      if (lines > MAX_MAIN_FILE_LINES) {
+        tooLong.add(root.relativize(f) + " (" + lines + " lines)");
+      }
+    }
+    assertThat(tooLong).as("main code files over " + MAX_MAIN_FILE_LINES + " lines").isEmpty();
+  }
+
+  private static Stream<Path> javaFiles(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(p -> p.toString().endsWith(".java")).toList().stream();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static final ArchCondition<JavaCodeUnit> EXPOSE_NO_INTERNAL_TYPES =

@@ -62,8 +62,9 @@ public final class CompactionPlanner implements CompactionStrategy {
   }
 
   @Override
-  public Optional<CompactionPlan> nextBackgroundTask(StrategyContext context) {
-    List<SSTableInfo> expired = ExpiredSSTables.find(context);
+  public <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+      StrategyContext<T> context) {
+    List<T> expired = ExpiredSSTables.find(context);
     if (!expired.isEmpty()) {
       return Optional.of(expiredPlan(expired));
     }
@@ -71,18 +72,19 @@ public final class CompactionPlanner implements CompactionStrategy {
   }
 
   @Override
-  public List<CompactionPlan> majorCompaction(StrategyContext context) {
-    List<SSTableInfo> expired = ExpiredSSTables.find(context);
+  public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
+      StrategyContext<T> context) {
+    List<T> expired = ExpiredSSTables.find(context);
     if (expired.isEmpty()) {
       return strategy.majorCompaction(context);
     }
-    List<SSTableInfo> rest = new ArrayList<>(context.candidates());
+    List<T> rest = new ArrayList<>(context.candidates());
     rest.removeAll(expired);
-    List<CompactionPlan> plans = new ArrayList<>();
+    List<CompactionPlan<T>> plans = new ArrayList<>();
     plans.add(expiredPlan(expired));
     plans.addAll(
         strategy.majorCompaction(
-            new StrategyContext(
+            new StrategyContext<>(
                 rest,
                 context.compacting(),
                 context.nowSeconds(),
@@ -96,8 +98,8 @@ public final class CompactionPlanner implements CompactionStrategy {
     return strategy.describe() + " + fully expired SSTable drop";
   }
 
-  private static CompactionPlan expiredPlan(List<SSTableInfo> expired) {
-    return new CompactionPlan(
+  private static <T extends SSTableInfo> CompactionPlan<T> expiredPlan(List<T> expired) {
+    return new CompactionPlan<>(
         List.of(),
         expired,
         0,

@@ -22,14 +22,15 @@ import java.util.Optional;
  * strategy takes over the existing SSTables as they are.
  */
 public interface CompactionStrategy {
-  /** The next background compaction, if any. */
-  Optional<CompactionPlan> nextBackgroundTask(StrategyContext context);
+  /** The next background compaction, if any; its SSTables are those of {@code context}. */
+  <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+      StrategyContext<T> context);
 
   /**
    * A major compaction: plans that together merge every candidate (size-tiered: one plan of all;
    * leveled: per level; time-window: one plan per window).
    */
-  List<CompactionPlan> majorCompaction(StrategyContext context);
+  <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(StrategyContext<T> context);
 
   /** The strategy's name and options, for logs. */
   String describe();

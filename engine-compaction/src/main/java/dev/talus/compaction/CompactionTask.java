@@ -29,16 +29,16 @@ import java.util.PriorityQueue;
  * opened or read: they only go away in the caller's swap.
  *
  * <p><b>What it does not do.</b> It never edits the manifest's live set. The caller makes the
- * result live atomically with {@code manifest.apply(outputs, inputs ∪ expired)} (or {@link
- * Result#applyTo}) and then marks the inputs obsolete. A crash before that leaves committed but
- * unlisted outputs, which {@link Manifest#deleteUnlistedFiles()} removes at the next open. On any
- * exception (I/O, corruption, cancellation, a throttle interrupt) every output written so far is
- * aborted or deleted before the exception propagates.
+ * result live atomically with {@code manifest.apply(outputs, inputs ∪ expired)} and then marks the
+ * inputs obsolete (in the engine, its table's view tracker is the only code that does). A crash
+ * before that leaves committed but unlisted outputs, which {@link Manifest#deleteUnlistedFiles()}
+ * removes at the next open. On any exception (I/O, corruption, cancellation, a throttle interrupt)
+ * every output written so far is aborted or deleted before the exception propagates.
  *
  * <p><b>Purging.</b> Configured with {@link Builder#purge}; without it nothing is purged or
  * converted (a plain rewrite, as Cassandra's upgrade and split do).
  *
- * <p>The inputs must be {@link ReaderInfo}s whose readers are live: the task takes its own
+ * <p>The plan's inputs are {@link ReaderInfo}s whose readers are live: the task takes its own
  * reference on each for the run. Not thread-safe: {@link #run()} once, from one thread.
  */
 public final class CompactionTask {
@@ -69,7 +69,7 @@ public final class CompactionTask {
    * @param expiredCellsConverted expired cells written as value-less tombstones
    */
   public record Result(
-      CompactionPlan plan,
+      CompactionPlan<ReaderInfo> plan,
       List<SSTableReader> outputs,
       long partitionsRead,
       long partitionsWritten,
@@ -104,28 +104,9 @@ public final class CompactionTask {
       plan.expired().forEach(s -> g.add(s.generation()));
       return g;
     }
-
-    /**
-     * Makes the result live: one atomic manifest edit adding the outputs and removing inputs and
-     * expired SSTables, then marks every removed SSTable that is a {@link ReaderInfo} obsolete (its
-     * files go when its last reference is released; the caller still releases its own).
-     */
-    public void applyTo(Manifest manifest) throws IOException {
-      manifest.apply(outputGenerations(), removedGenerations());
-      for (SSTableInfo s : plan.inputs()) {
-        if (s instanceof ReaderInfo r) {
-          r.reader().markObsolete();
-        }
-      }
-      for (SSTableInfo s : plan.expired()) {
-        if (s instanceof ReaderInfo r) {
-          r.reader().markObsolete();
-        }
-      }
-    }
   }
 
-  private final CompactionPlan plan;
+  private final CompactionPlan<ReaderInfo> plan;
   private final StorageFs fs;
   private final Path directory;
   private final Manifest manifest;
@@ -157,11 +138,11 @@ public final class CompactionTask {
    * manifest}, through {@code fs}.
    */
   public static Builder builder(
-      CompactionPlan plan, StorageFs fs, Path directory, Manifest manifest) {
+      CompactionPlan<ReaderInfo> plan, StorageFs fs, Path directory, Manifest manifest) {
     return new Builder(plan, fs, directory, manifest);
   }
 
-  public CompactionPlan plan() {
+  public CompactionPlan<ReaderInfo> plan() {
     return plan;
   }
 
@@ -199,8 +180,8 @@ public final class CompactionTask {
     ran = true;
     List<SSTableReader> readers = new ArrayList<>();
     try {
-      for (SSTableInfo s : plan.inputs()) {
-        SSTableReader r = ((ReaderInfo) s).reader();
+      for (ReaderInfo s : plan.inputs()) {
+        SSTableReader r = s.reader();
         if (!r.tryRef()) {
           throw new IllegalStateException("compaction input " + r + " is already released");
         }
@@ -361,7 +342,7 @@ public final class CompactionTask {
 
   /** Not thread-safe. */
   public static final class Builder {
-    private final CompactionPlan plan;
+    private final CompactionPlan<ReaderInfo> plan;
     private final StorageFs fs;
     private final Path directory;
     private final Manifest manifest;
@@ -373,7 +354,8 @@ public final class CompactionTask {
     private Throttle throttle = Throttle.unlimited();
     private Checkpoint checkpoint = Checkpoint.NONE;
 
-    private Builder(CompactionPlan plan, StorageFs fs, Path directory, Manifest manifest) {
+    private Builder(
+        CompactionPlan<ReaderInfo> plan, StorageFs fs, Path directory, Manifest manifest) {
       this.plan = Objects.requireNonNull(plan, "plan");
       this.fs = Objects.requireNonNull(fs, "fs");
       this.directory = Objects.requireNonNull(directory, "directory");
@@ -422,15 +404,15 @@ public final class CompactionTask {
     }
 
     /**
-     * @throws IllegalArgumentException if an input is not a {@link ReaderInfo} or appears twice, or
-     *     an SSTable is both an input and expired
+     * @throws IllegalArgumentException if an input appears twice, or an SSTable is both an input
+     *     and expired, or (through an unchecked conversion) an input is not a {@link ReaderInfo}
      */
     public CompactionTask build() {
       List<Long> seen = new ArrayList<>();
-      for (SSTableInfo s : plan.inputs()) {
-        if (!(s instanceof ReaderInfo)) {
+      for (Object o : (List<?>) plan.inputs()) {
+        if (!(o instanceof ReaderInfo s)) {
           throw new IllegalArgumentException(
-              "compaction inputs must be ReaderInfo (an open SSTableReader), got " + s);
+              "compaction inputs must be ReaderInfo (an open SSTableReader), got " + o);
         }
         if (seen.contains(s.generation())) {
           throw new IllegalArgumentException("generation " + s.generation() + " is input twice");

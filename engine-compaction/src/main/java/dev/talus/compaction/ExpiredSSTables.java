@@ -38,7 +38,7 @@ public final class ExpiredSSTables {
    * The droppable SSTables among the context's candidates, with the compacting SSTables as the
    * other live SSTables.
    */
-  public static List<SSTableInfo> find(StrategyContext context) {
+  public static <T extends SSTableInfo> List<T> find(StrategyContext<T> context) {
     return find(
         context.candidates(),
         context.compacting(),
@@ -56,14 +56,14 @@ public final class ExpiredSSTables {
    * @param memtableMinTimestamp the smallest timestamp in the table's memtables ({@code
    *     Long.MAX_VALUE} if they are empty)
    */
-  public static List<SSTableInfo> find(
-      Collection<? extends SSTableInfo> considered,
+  public static <T extends SSTableInfo> List<T> find(
+      Collection<? extends T> considered,
       Collection<? extends SSTableInfo> others,
       long gcBeforeSeconds,
       long memtableMinTimestamp) {
-    List<SSTableInfo> candidates = new ArrayList<>();
+    List<T> candidates = new ArrayList<>();
     List<SSTableInfo> holdingLiveData = new ArrayList<>();
-    for (SSTableInfo s : considered) {
+    for (T s : considered) {
       if (s.maxLocalDeletionTime() < gcBeforeSeconds) {
         if (!candidates.contains(s)) {
           candidates.add(s);
@@ -80,8 +80,8 @@ public final class ExpiredSSTables {
         holdingLiveData.add(s);
       }
     }
-    List<SSTableInfo> droppable = new ArrayList<>();
-    for (SSTableInfo candidate : candidates) {
+    List<T> droppable = new ArrayList<>();
+    for (T candidate : candidates) {
       if (candidate.maxTimestamp()
           < minTimestampBlocking(candidate, holdingLiveData, memtableMinTimestamp)) {
         droppable.add(candidate);

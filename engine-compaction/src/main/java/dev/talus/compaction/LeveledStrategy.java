@@ -106,13 +106,14 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   @Override
-  public Optional<CompactionPlan> nextBackgroundTask(StrategyContext context) {
-    Levels candidates = new Levels(context.candidates());
-    Levels compacting = new Levels(context.compacting());
-    Optional<CompactionPlan> l0SizeTiered = sizeTieredInL0(candidates, compacting);
+  public <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+      StrategyContext<T> context) {
+    Levels<T> candidates = new Levels<>(context.candidates());
+    Levels<T> compacting = new Levels<>(context.compacting());
+    Optional<CompactionPlan<T>> l0SizeTiered = sizeTieredInL0(candidates, compacting);
 
     for (int level = MAX_LEVEL_COUNT - 1; level > 0; level--) {
-      List<SSTableInfo> sstables = candidates.get(level);
+      List<T> sstables = candidates.get(level);
       if (sstables.isEmpty()) {
         continue;
       }
@@ -124,7 +125,7 @@ public final class LeveledStrategy implements CompactionStrategy {
         if (level == MAX_LEVEL_COUNT - 1) {
           continue;
         }
-        Optional<CompactionPlan> plan = promote(level, candidates, compacting, score);
+        Optional<CompactionPlan<T>> plan = promote(level, candidates, compacting, score);
         if (plan.isPresent()) {
           return plan;
         }
@@ -133,15 +134,16 @@ public final class LeveledStrategy implements CompactionStrategy {
     if (candidates.get(0).isEmpty()) {
       return Optional.empty();
     }
-    Optional<CompactionPlan> l0 = fromL0(candidates, compacting);
+    Optional<CompactionPlan<T>> l0 = fromL0(candidates, compacting);
     return l0.isPresent() ? l0 : l0SizeTiered;
   }
 
-  private Optional<CompactionPlan> sizeTieredInL0(Levels candidates, Levels compacting) {
+  private <T extends SSTableInfo> Optional<CompactionPlan<T>> sizeTieredInL0(
+      Levels<T> candidates, Levels<T> compacting) {
     if (candidates.get(0).size() + compacting.get(0).size() <= MAX_COMPACTING_L0) {
       return Optional.empty();
     }
-    List<SSTableInfo> bucket = SizeTieredBuckets.pick(candidates.get(0), l0Options);
+    List<T> bucket = SizeTieredBuckets.pick(candidates.get(0), l0Options);
     if (bucket.isEmpty()) {
       return Optional.empty();
     }
@@ -157,17 +159,17 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   /** One SSTable of {@code level} (the oldest possible) plus what it overlaps in the next level. */
-  private Optional<CompactionPlan> promote(
-      int level, Levels candidates, Levels compacting, double score) {
-    List<SSTableInfo> source = new ArrayList<>(candidates.get(level));
+  private <T extends SSTableInfo> Optional<CompactionPlan<T>> promote(
+      int level, Levels<T> candidates, Levels<T> compacting, double score) {
+    List<T> source = new ArrayList<>(candidates.get(level));
     source.sort(BY_GENERATION);
-    List<SSTableInfo> nextAll = new ArrayList<>(candidates.get(level + 1));
+    List<T> nextAll = new ArrayList<>(candidates.get(level + 1));
     nextAll.addAll(compacting.get(level + 1));
-    for (SSTableInfo s : source) {
-      List<SSTableInfo> inputs = new ArrayList<>();
+    for (T s : source) {
+      List<T> inputs = new ArrayList<>();
       inputs.add(s);
       boolean busy = false;
-      for (SSTableInfo n : overlapping(s.firstKey(), s.lastKey(), nextAll)) {
+      for (T n : overlapping(s.firstKey(), s.lastKey(), nextAll)) {
         busy |= compacting.get(level + 1).contains(n);
         inputs.add(n);
       }
@@ -185,26 +187,27 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   /** Cassandra's L0 candidates: oldest first, with their L0 overlaps, then L1 if big enough. */
-  private Optional<CompactionPlan> fromL0(Levels candidates, Levels compacting) {
-    List<SSTableInfo> compactingL0 = compacting.get(0);
+  private <T extends SSTableInfo> Optional<CompactionPlan<T>> fromL0(
+      Levels<T> candidates, Levels<T> compacting) {
+    List<T> compactingL0 = compacting.get(0);
     PartitionKey[] compactingSpan = span(compactingL0);
-    List<SSTableInfo> remaining = new ArrayList<>(candidates.get(0));
+    List<T> remaining = new ArrayList<>(candidates.get(0));
     remaining.addAll(compactingL0);
-    List<SSTableInfo> ordered = new ArrayList<>(candidates.get(0));
+    List<T> ordered = new ArrayList<>(candidates.get(0));
     ordered.sort(BY_GENERATION);
 
-    Set<SSTableInfo> chosen = new LinkedHashSet<>();
-    for (SSTableInfo s : ordered) {
+    Set<T> chosen = new LinkedHashSet<>();
+    for (T s : ordered) {
       if (chosen.contains(s) || !remaining.contains(s)) {
         continue;
       }
-      Set<SSTableInfo> group = new LinkedHashSet<>();
+      Set<T> group = new LinkedHashSet<>();
       group.add(s);
       group.addAll(overlapping(s.firstKey(), s.lastKey(), remaining));
       if (group.stream().anyMatch(compactingL0::contains)) {
         continue;
       }
-      for (SSTableInfo g : group) {
+      for (T g : group) {
         if (compactingSpan == null
             || g.lastKey().compareTo(compactingSpan[0]) < 0
             || g.firstKey().compareTo(compactingSpan[1]) > 0) {
@@ -213,21 +216,21 @@ public final class LeveledStrategy implements CompactionStrategy {
         remaining.remove(g);
       }
       if (chosen.size() > MAX_COMPACTING_L0) {
-        List<SSTableInfo> oldest = new ArrayList<>(chosen);
+        List<T> oldest = new ArrayList<>(chosen);
         oldest.sort(BY_GENERATION);
         chosen = new LinkedHashSet<>(oldest.subList(0, MAX_COMPACTING_L0));
         break;
       }
     }
 
-    List<SSTableInfo> inputs = new ArrayList<>(chosen);
+    List<T> inputs = new ArrayList<>(chosen);
     long l0Bytes = SizeTieredBuckets.totalBytes(inputs);
     boolean toL1 = l0Bytes > options.sstableSize();
     if (toL1) {
       PartitionKey[] chosenSpan = span(inputs);
-      List<SSTableInfo> l1All = new ArrayList<>(candidates.get(1));
+      List<T> l1All = new ArrayList<>(candidates.get(1));
       l1All.addAll(compacting.get(1));
-      List<SSTableInfo> l1 = overlapping(chosenSpan[0], chosenSpan[1], l1All);
+      List<T> l1 = overlapping(chosenSpan[0], chosenSpan[1], l1All);
       if (l1.stream().anyMatch(compacting.get(1)::contains)
           || !overlapping(chosenSpan[0], chosenSpan[1], compactingL0).isEmpty()) {
         return Optional.empty();
@@ -256,7 +259,8 @@ public final class LeveledStrategy implements CompactionStrategy {
    * while any compaction runs (stop them first) or when there are no candidates.
    */
   @Override
-  public List<CompactionPlan> majorCompaction(StrategyContext context) {
+  public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
+      StrategyContext<T> context) {
     if (!context.compacting().isEmpty() || context.candidates().isEmpty()) {
       return List.of();
     }
@@ -264,7 +268,7 @@ public final class LeveledStrategy implements CompactionStrategy {
     for (SSTableInfo s : context.candidates()) {
       level = Math.max(level, levelOf(s));
     }
-    List<SSTableInfo> inputs = new ArrayList<>(context.candidates());
+    List<T> inputs = new ArrayList<>(context.candidates());
     inputs.sort(BY_GENERATION);
     return List.of(CompactionPlan.of(inputs, level, options.sstableSize(), "major compaction"));
   }
@@ -287,7 +291,7 @@ public final class LeveledStrategy implements CompactionStrategy {
    */
   public static List<String> checkInvariants(List<? extends SSTableInfo> sstables) {
     List<String> problems = new ArrayList<>();
-    Levels levels = new Levels(sstables);
+    Levels<SSTableInfo> levels = new Levels<>(sstables);
     for (SSTableInfo s : sstables) {
       if (s.firstKey().compareTo(s.lastKey()) > 0) {
         problems.add("generation " + s.generation() + ": first key after last key");
@@ -322,10 +326,10 @@ public final class LeveledStrategy implements CompactionStrategy {
     return problems;
   }
 
-  private static List<SSTableInfo> overlapping(
-      PartitionKey first, PartitionKey last, Collection<SSTableInfo> sstables) {
-    List<SSTableInfo> result = new ArrayList<>();
-    for (SSTableInfo s : sstables) {
+  private static <T extends SSTableInfo> List<T> overlapping(
+      PartitionKey first, PartitionKey last, Collection<T> sstables) {
+    List<T> result = new ArrayList<>();
+    for (T s : sstables) {
       if (s.firstKey().compareTo(last) <= 0 && first.compareTo(s.lastKey()) <= 0) {
         result.add(s);
       }
@@ -333,9 +337,9 @@ public final class LeveledStrategy implements CompactionStrategy {
     return result;
   }
 
-  private static boolean spanOverlapsAny(List<SSTableInfo> inputs, List<SSTableInfo> others) {
+  private static <T extends SSTableInfo> boolean spanOverlapsAny(List<T> inputs, List<T> others) {
     PartitionKey[] span = span(inputs);
-    for (SSTableInfo o : overlapping(span[0], span[1], others)) {
+    for (T o : overlapping(span[0], span[1], others)) {
       if (!inputs.contains(o)) {
         return true;
       }
@@ -344,7 +348,7 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   /** {first, last} over all, or null if empty. */
-  private static PartitionKey[] span(Collection<SSTableInfo> sstables) {
+  private static PartitionKey[] span(Collection<? extends SSTableInfo> sstables) {
     PartitionKey first = null;
     PartitionKey last = null;
     for (SSTableInfo s : sstables) {
@@ -364,19 +368,19 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   /** SSTables grouped by level. */
-  private static final class Levels {
-    private final List<List<SSTableInfo>> byLevel = new ArrayList<>();
+  private static final class Levels<T extends SSTableInfo> {
+    private final List<List<T>> byLevel = new ArrayList<>();
 
-    Levels(Collection<? extends SSTableInfo> sstables) {
+    Levels(Collection<? extends T> sstables) {
       for (int i = 0; i < MAX_LEVEL_COUNT; i++) {
         byLevel.add(new ArrayList<>());
       }
-      for (SSTableInfo s : sstables) {
+      for (T s : sstables) {
         byLevel.get(levelOf(s)).add(s);
       }
     }
 
-    List<SSTableInfo> get(int level) {
+    List<T> get(int level) {
       return byLevel.get(level);
     }
   }

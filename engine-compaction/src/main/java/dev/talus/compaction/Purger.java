@@ -3,6 +3,7 @@ package dev.talus.compaction;
 import dev.talus.data.Cell;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
+import dev.talus.data.LookAheadIterator;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
 import dev.talus.data.RangeTombstone;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.function.LongSupplier;
 
 /**
@@ -241,10 +241,9 @@ public final class Purger {
     }
   }
 
-  private final class PurgedRows implements Iterator<Row> {
+  private final class PurgedRows extends LookAheadIterator<Row> {
     private final Iterator<Row> in;
     private final Gate gate;
-    private Row next;
 
     PurgedRows(Iterator<Row> in, Gate gate) {
       this.in = in;
@@ -252,21 +251,14 @@ public final class Purger {
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null && in.hasNext()) {
-        next = purgeRow(in.next(), gate);
+    protected Row computeNext() {
+      while (in.hasNext()) {
+        Row r = purgeRow(in.next(), gate);
+        if (r != null) {
+          return r;
+        }
       }
-      return next != null;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Row r = next;
-      next = null;
-      return r;
+      return null;
     }
   }
 }

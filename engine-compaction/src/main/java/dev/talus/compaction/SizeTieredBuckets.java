@@ -25,13 +25,13 @@ final class SizeTieredBuckets {
    * average it is strictly within (avg·low, avg·high) of, or whose average is, like its size, below
    * {@code minSSTableSize}; otherwise it starts a new bucket.
    */
-  static List<List<SSTableInfo>> buckets(
-      Collection<? extends SSTableInfo> sstables, double low, double high, long minSSTableSize) {
-    List<SSTableInfo> sorted = new ArrayList<>(sstables);
+  static <T extends SSTableInfo> List<List<T>> buckets(
+      Collection<? extends T> sstables, double low, double high, long minSSTableSize) {
+    List<T> sorted = new ArrayList<>(sstables);
     sorted.sort(BY_SIZE);
-    List<List<SSTableInfo>> buckets = new ArrayList<>();
+    List<List<T>> buckets = new ArrayList<>();
     List<Long> totals = new ArrayList<>();
-    for (SSTableInfo s : sorted) {
+    for (T s : sorted) {
       long size = s.onDiskSize();
       boolean placed = false;
       for (int i = 0; i < buckets.size() && !placed; i++) {
@@ -44,7 +44,7 @@ final class SizeTieredBuckets {
         }
       }
       if (!placed) {
-        List<SSTableInfo> bucket = new ArrayList<>();
+        List<T> bucket = new ArrayList<>();
         bucket.add(s);
         buckets.add(bucket);
         totals.add(size);
@@ -58,15 +58,15 @@ final class SizeTieredBuckets {
    * to {@code maxThreshold}, the one with the most SSTables, then the smallest total size. Empty if
    * none qualifies.
    */
-  static List<SSTableInfo> mostInteresting(
-      List<List<SSTableInfo>> buckets, int minThreshold, int maxThreshold) {
-    List<SSTableInfo> best = List.of();
+  static <T extends SSTableInfo> List<T> mostInteresting(
+      List<List<T>> buckets, int minThreshold, int maxThreshold) {
+    List<T> best = List.of();
     long bestTotal = Long.MAX_VALUE;
-    for (List<SSTableInfo> bucket : buckets) {
+    for (List<T> bucket : buckets) {
       if (bucket.size() < minThreshold) {
         continue;
       }
-      List<SSTableInfo> trimmed = new ArrayList<>(bucket);
+      List<T> trimmed = new ArrayList<>(bucket);
       trimmed.sort(BY_SIZE);
       trimmed = trimmed.subList(0, Math.min(maxThreshold, trimmed.size()));
       long total = totalBytes(trimmed);
@@ -82,8 +82,8 @@ final class SizeTieredBuckets {
   }
 
   /** Buckets with the given options and returns the most interesting bucket (maybe empty). */
-  static List<SSTableInfo> pick(
-      Collection<? extends SSTableInfo> sstables, StrategyOptions.SizeTiered options) {
+  static <T extends SSTableInfo> List<T> pick(
+      Collection<? extends T> sstables, StrategyOptions.SizeTiered options) {
     return mostInteresting(
         buckets(sstables, options.bucketLow(), options.bucketHigh(), options.minSSTableSize()),
         options.minThreshold(),
@@ -98,7 +98,7 @@ final class SizeTieredBuckets {
     return total;
   }
 
-  private static long minGeneration(List<SSTableInfo> sstables) {
+  private static long minGeneration(List<? extends SSTableInfo> sstables) {
     long min = Long.MAX_VALUE;
     for (SSTableInfo s : sstables) {
       min = Math.min(min, s.generation());

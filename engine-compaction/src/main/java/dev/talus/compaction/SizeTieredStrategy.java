@@ -70,15 +70,16 @@ public final class SizeTieredStrategy implements CompactionStrategy {
   }
 
   @Override
-  public Optional<CompactionPlan> nextBackgroundTask(StrategyContext context) {
-    List<List<SSTableInfo>> buckets =
+  public <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+      StrategyContext<T> context) {
+    List<List<T>> buckets =
         buckets(
             context.candidates(),
             SSTableInfo::onDiskSize,
             options.bucketLow(),
             options.bucketHigh(),
             options.minSSTableSize());
-    List<SSTableInfo> best = mostInterestingBucket(buckets);
+    List<T> best = mostInterestingBucket(buckets);
     if (!best.isEmpty()) {
       return Optional.of(
           CompactionPlan.of(
@@ -99,7 +100,8 @@ public final class SizeTieredStrategy implements CompactionStrategy {
   }
 
   @Override
-  public List<CompactionPlan> majorCompaction(StrategyContext context) {
+  public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
+      StrategyContext<T> context) {
     if (context.candidates().isEmpty()) {
       return List.of();
     }
@@ -129,10 +131,10 @@ public final class SizeTieredStrategy implements CompactionStrategy {
   }
 
   /** Step 2 and 3: trim each bucket to max_threshold, keep those ≥ min_threshold, pick one. */
-  List<SSTableInfo> mostInterestingBucket(List<List<SSTableInfo>> buckets) {
-    List<SSTableInfo> best = List.of();
-    for (List<SSTableInfo> bucket : buckets) {
-      List<SSTableInfo> trimmed = new ArrayList<>(bucket);
+  <T extends SSTableInfo> List<T> mostInterestingBucket(List<List<T>> buckets) {
+    List<T> best = List.of();
+    for (List<T> bucket : buckets) {
+      List<T> trimmed = new ArrayList<>(bucket);
       trimmed.sort(
           Comparator.comparingLong(SSTableInfo::onDiskSize)
               .thenComparingLong(SSTableInfo::generation));
@@ -149,7 +151,7 @@ public final class SizeTieredStrategy implements CompactionStrategy {
     return best;
   }
 
-  private static boolean better(List<SSTableInfo> a, List<SSTableInfo> b) {
+  private static boolean better(List<? extends SSTableInfo> a, List<? extends SSTableInfo> b) {
     if (a.size() != b.size()) {
       return a.size() > b.size();
     }
@@ -161,7 +163,7 @@ public final class SizeTieredStrategy implements CompactionStrategy {
     return a.get(0).generation() < b.get(0).generation();
   }
 
-  private static long totalSize(List<SSTableInfo> l) {
+  private static long totalSize(List<? extends SSTableInfo> l) {
     long s = 0;
     for (SSTableInfo i : l) {
       s += i.onDiskSize();

@@ -105,15 +105,15 @@ public final class TimeWindowStrategy implements CompactionStrategy {
   }
 
   @Override
-  public Optional<CompactionPlan> nextBackgroundTask(StrategyContext context) {
+  public <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+      StrategyContext<T> context) {
     long current = currentWindow(context);
-    TreeMap<Long, List<SSTableInfo>> windows = byWindow(context.candidates());
-    for (Map.Entry<Long, List<SSTableInfo>> e : windows.entrySet()) {
+    TreeMap<Long, List<T>> windows = byWindow(context.candidates());
+    for (Map.Entry<Long, List<T>> e : windows.entrySet()) {
       if (e.getKey() < current && e.getValue().size() >= 2) {
-        List<SSTableInfo> bucket = new ArrayList<>(e.getValue());
+        List<T> bucket = new ArrayList<>(e.getValue());
         bucket.sort(BY_SIZE);
-        List<SSTableInfo> inputs =
-            bucket.subList(0, Math.min(options.maxThreshold(), bucket.size()));
+        List<T> inputs = bucket.subList(0, Math.min(options.maxThreshold(), bucket.size()));
         return Optional.of(
             CompactionPlan.of(
                 inputs,
@@ -122,9 +122,9 @@ public final class TimeWindowStrategy implements CompactionStrategy {
                 "closed window " + e.getKey() + ": " + e.getValue().size() + " SSTables"));
       }
     }
-    List<SSTableInfo> newest = windows.getOrDefault(current, List.of());
+    List<T> newest = windows.getOrDefault(current, List.of());
     if (newest.size() >= options.minThreshold()) {
-      List<SSTableInfo> bucket = SizeTieredBuckets.pick(newest, currentWindowOptions);
+      List<T> bucket = SizeTieredBuckets.pick(newest, currentWindowOptions);
       if (!bucket.isEmpty()) {
         return Optional.of(
             CompactionPlan.of(
@@ -136,10 +136,11 @@ public final class TimeWindowStrategy implements CompactionStrategy {
 
   /** One plan per window holding candidates, oldest window first. */
   @Override
-  public List<CompactionPlan> majorCompaction(StrategyContext context) {
-    List<CompactionPlan> plans = new ArrayList<>();
-    for (Map.Entry<Long, List<SSTableInfo>> e : byWindow(context.candidates()).entrySet()) {
-      List<SSTableInfo> inputs = new ArrayList<>(e.getValue());
+  public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
+      StrategyContext<T> context) {
+    List<CompactionPlan<T>> plans = new ArrayList<>();
+    for (Map.Entry<Long, List<T>> e : byWindow(context.candidates()).entrySet()) {
+      List<T> inputs = new ArrayList<>(e.getValue());
       inputs.sort(Comparator.comparingLong(SSTableInfo::generation));
       plans.add(
           CompactionPlan.of(inputs, 0, Long.MAX_VALUE, "major compaction of window " + e.getKey()));
@@ -161,10 +162,10 @@ public final class TimeWindowStrategy implements CompactionStrategy {
   }
 
   /** The later of now's window and the newest live SSTable's window. */
-  long currentWindow(StrategyContext context) {
+  long currentWindow(StrategyContext<?> context) {
     long w = options.windowSeconds();
     long current = Math.floorDiv(context.nowSeconds(), w) * w;
-    for (List<SSTableInfo> list : List.of(context.candidates(), context.compacting())) {
+    for (List<? extends SSTableInfo> list : List.of(context.candidates(), context.compacting())) {
       for (SSTableInfo s : list) {
         current = Math.max(current, windowOf(s.maxTimestamp(), w));
       }
@@ -172,9 +173,9 @@ public final class TimeWindowStrategy implements CompactionStrategy {
     return current;
   }
 
-  private TreeMap<Long, List<SSTableInfo>> byWindow(List<SSTableInfo> sstables) {
-    TreeMap<Long, List<SSTableInfo>> windows = new TreeMap<>();
-    for (SSTableInfo s : sstables) {
+  private <T extends SSTableInfo> TreeMap<Long, List<T>> byWindow(List<T> sstables) {
+    TreeMap<Long, List<T>> windows = new TreeMap<>();
+    for (T s : sstables) {
       windows
           .computeIfAbsent(
               windowOf(s.maxTimestamp(), options.windowSeconds()), k -> new ArrayList<>())

@@ -41,7 +41,7 @@ public final class TombstoneCompaction {
 
   /** Whether {@code sstable} deserves a single-SSTable tombstone compaction now. */
   public static boolean worthDroppingTombstones(
-      SSTableInfo sstable, StrategyContext context, StrategyOptions.Tombstones options) {
+      SSTableInfo sstable, StrategyContext<?> context, StrategyOptions.Tombstones options) {
     if (context.nowSeconds() - sstable.createdAtSeconds() < options.intervalSeconds()) {
       return false;
     }
@@ -66,12 +66,12 @@ public final class TombstoneCompaction {
    * The single-SSTable compaction among the candidates worth it, choosing with {@code preference}
    * (size-tiered: the largest; time-window: the smallest), or empty.
    */
-  public static Optional<CompactionPlan> pick(
-      StrategyContext context,
+  public static <T extends SSTableInfo> Optional<CompactionPlan<T>> pick(
+      StrategyContext<T> context,
       StrategyOptions.Tombstones options,
-      Comparator<SSTableInfo> preference) {
-    List<SSTableInfo> worth = new ArrayList<>();
-    for (SSTableInfo s : context.candidates()) {
+      Comparator<? super T> preference) {
+    List<T> worth = new ArrayList<>();
+    for (T s : context.candidates()) {
       if (worthDroppingTombstones(s, context, options)) {
         worth.add(s);
       }
@@ -79,7 +79,7 @@ public final class TombstoneCompaction {
     if (worth.isEmpty()) {
       return Optional.empty();
     }
-    SSTableInfo best = worth.stream().max(preference).orElseThrow();
+    T best = worth.stream().max(preference).orElseThrow();
     return Optional.of(
         CompactionPlan.of(
             List.of(best),
@@ -93,9 +93,9 @@ public final class TombstoneCompaction {
   }
 
   /** Every other live SSTable (candidate or compacting) whose key range overlaps. */
-  static List<SSTableInfo> overlapping(SSTableInfo sstable, StrategyContext context) {
+  static List<SSTableInfo> overlapping(SSTableInfo sstable, StrategyContext<?> context) {
     List<SSTableInfo> out = new ArrayList<>();
-    for (List<SSTableInfo> group : List.of(context.candidates(), context.compacting())) {
+    for (List<? extends SSTableInfo> group : List.of(context.candidates(), context.compacting())) {
       for (SSTableInfo o : group) {
         if (o.generation() != sstable.generation() && o.overlaps(sstable)) {
           out.add(o);
@@ -111,7 +111,7 @@ public final class TombstoneCompaction {
    * live data, and the memtables).
    */
   static boolean fullyExpired(
-      SSTableInfo sstable, List<SSTableInfo> overlaps, StrategyContext context) {
+      SSTableInfo sstable, List<SSTableInfo> overlaps, StrategyContext<?> context) {
     long gcBefore = context.gcBeforeSeconds();
     if (sstable.maxLocalDeletionTime() >= gcBefore) {
       return false;

@@ -13,14 +13,16 @@ class CompactionPlannerTest {
   /** A strategy that always proposes merging all candidates, to see when the planner delegates. */
   private static final class All implements CompactionStrategy {
     @Override
-    public Optional<CompactionPlan> nextBackgroundTask(StrategyContext context) {
+    public <T extends SSTableInfo> Optional<CompactionPlan<T>> nextBackgroundTask(
+        StrategyContext<T> context) {
       return context.candidates().isEmpty()
           ? Optional.empty()
           : Optional.of(CompactionPlan.of(context.candidates(), 0, Long.MAX_VALUE, "all"));
     }
 
     @Override
-    public List<CompactionPlan> majorCompaction(StrategyContext context) {
+    public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
+        StrategyContext<T> context) {
       return List.of(CompactionPlan.of(context.candidates(), 0, Long.MAX_VALUE, "major"));
     }
 
@@ -39,14 +41,15 @@ class CompactionPlannerTest {
   private static final FakeSSTable LIVE =
       FakeSSTable.builder(2).tokens(0, 100).timestamps(300, 400).build();
 
-  private static StrategyContext context(List<SSTableInfo> candidates, long memtableMin) {
-    return new StrategyContext(candidates, List.of(), 20_000, GC_BEFORE, memtableMin);
+  private static StrategyContext<SSTableInfo> context(
+      List<SSTableInfo> candidates, long memtableMin) {
+    return new StrategyContext<>(candidates, List.of(), 20_000, GC_BEFORE, memtableMin);
   }
 
   @Test
   void expiredDropTakesPrecedence() {
     CompactionPlanner planner = new CompactionPlanner(new All());
-    CompactionPlan plan =
+    CompactionPlan<SSTableInfo> plan =
         planner.nextBackgroundTask(context(List.of(EXPIRED, LIVE), Long.MAX_VALUE)).orElseThrow();
     assertThat(plan.inputs()).isEmpty();
     assertThat(plan.expired()).containsExactly(EXPIRED);
@@ -56,7 +59,7 @@ class CompactionPlannerTest {
   void delegatesWhenNothingIsDroppable() {
     CompactionPlanner planner = new CompactionPlanner(new All());
     // memtable data older than the expired SSTable's newest timestamp blocks the drop
-    CompactionPlan plan =
+    CompactionPlan<SSTableInfo> plan =
         planner.nextBackgroundTask(context(List.of(EXPIRED, LIVE), 150)).orElseThrow();
     assertThat(plan.reason()).isEqualTo("all");
     assertThat(plan.expired()).isEmpty();
@@ -66,7 +69,7 @@ class CompactionPlannerTest {
   @Test
   void majorCompactionDropsExpiredThenPlansTheRest() {
     CompactionPlanner planner = new CompactionPlanner(new All());
-    List<CompactionPlan> plans =
+    List<CompactionPlan<SSTableInfo>> plans =
         planner.majorCompaction(context(List.of(EXPIRED, LIVE), Long.MAX_VALUE));
     assertThat(plans).hasSize(2);
     assertThat(plans.get(0).expired()).containsExactly(EXPIRED);

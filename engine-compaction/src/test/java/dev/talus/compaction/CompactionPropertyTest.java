@@ -82,14 +82,14 @@ class CompactionPropertyTest {
     long maxOutput = r.nextBoolean() ? Long.MAX_VALUE : 500 + r.nextInt(5000);
     Path dir = Files.createDirectories(tmp.resolve("t" + seed));
     try (Fixture f = new Fixture(dir)) {
-      List<SSTableInfo> inputs = new ArrayList<>();
+      List<ReaderInfo> inputs = new ArrayList<>();
       List<SSTableReader> in = new ArrayList<>();
       for (List<Part> t : tables) {
         ReaderInfo info = f.write(t, NOW);
         inputs.add(info);
         in.add(info.reader());
       }
-      CompactionPlan plan = CompactionPlan.of(inputs, 0, maxOutput, "property");
+      CompactionPlan<ReaderInfo> plan = CompactionPlan.of(inputs, 0, maxOutput, "property");
       CompactionTask.Builder b = CompactionTask.builder(plan, f.fs, f.dir, f.manifest);
       if (purgeSettings) {
         // gc_grace far longer than anything in the data: nothing is old enough to purge

@@ -27,7 +27,7 @@ abstract class CompactionStrategyContract {
     return 0;
   }
 
-  private StrategyContext randomContext(Random rnd) {
+  private StrategyContext<SSTableInfo> randomContext(Random rnd) {
     int n = rnd.nextInt(60);
     List<SSTableInfo> candidates = new ArrayList<>();
     List<SSTableInfo> compacting = new ArrayList<>();
@@ -49,10 +49,11 @@ abstract class CompactionStrategyContract {
     }
     long memtableMin =
         rnd.nextBoolean() ? Long.MAX_VALUE : (NOW - rnd.nextInt(86_400)) * 1_000_000L;
-    return new StrategyContext(candidates, compacting, NOW, NOW - 86_400, memtableMin);
+    return new StrategyContext<>(candidates, compacting, NOW, NOW - 86_400, memtableMin);
   }
 
-  private static void assertPlanRespectsContext(CompactionPlan plan, StrategyContext context) {
+  private static void assertPlanRespectsContext(
+      CompactionPlan<SSTableInfo> plan, StrategyContext<SSTableInfo> context) {
     Set<SSTableInfo> seen = new HashSet<>();
     for (SSTableInfo s : plan.inputs()) {
       assertThat(context.candidates()).contains(s);
@@ -69,7 +70,8 @@ abstract class CompactionStrategyContract {
 
   @Test
   void nothingToDoWithoutSSTables() {
-    StrategyContext empty = new StrategyContext(List.of(), List.of(), NOW, NOW, Long.MAX_VALUE);
+    StrategyContext<SSTableInfo> empty =
+        new StrategyContext<>(List.of(), List.of(), NOW, NOW, Long.MAX_VALUE);
     assertThat(strategy().nextBackgroundTask(empty)).isEmpty();
     assertThat(strategy().majorCompaction(empty)).isEmpty();
     assertThat(strategy().describe()).isNotBlank();
@@ -80,15 +82,15 @@ abstract class CompactionStrategyContract {
   void plansPickOnlyCandidatesAndArePure(long seed) {
     Random rnd = new Random(seed);
     for (int i = 0; i < 200; i++) {
-      StrategyContext context = randomContext(rnd);
+      StrategyContext<SSTableInfo> context = randomContext(rnd);
       try {
-        Optional<CompactionPlan> plan = strategy().nextBackgroundTask(context);
+        Optional<CompactionPlan<SSTableInfo>> plan = strategy().nextBackgroundTask(context);
         assertThat(strategy().nextBackgroundTask(context)).isEqualTo(plan);
         plan.ifPresent(p -> assertPlanRespectsContext(p, context));
-        List<CompactionPlan> major = strategy().majorCompaction(context);
+        List<CompactionPlan<SSTableInfo>> major = strategy().majorCompaction(context);
         assertThat(strategy().majorCompaction(context)).isEqualTo(major);
         Set<SSTableInfo> covered = new HashSet<>();
-        for (CompactionPlan p : major) {
+        for (CompactionPlan<SSTableInfo> p : major) {
           assertPlanRespectsContext(p, context);
           for (SSTableInfo s : p.inputs()) {
             assertThat(covered.add(s)).as("in one major plan only: %s", s).isTrue();

@@ -119,11 +119,11 @@ class ExpiredSSTablesTest {
   void contextFormUsesCandidatesAndCompacting() {
     FakeSSTable e = expired(1, 0, 100);
     FakeSSTable compactingOlder = live(2, 0, 100, 10, 20);
-    StrategyContext blocked =
-        new StrategyContext(List.of(e), List.of(compactingOlder), 20_000, GC_BEFORE, NO_MEMTABLE);
+    StrategyContext<SSTableInfo> blocked =
+        new StrategyContext<>(List.of(e), List.of(compactingOlder), 20_000, GC_BEFORE, NO_MEMTABLE);
     assertThat(ExpiredSSTables.find(blocked)).isEmpty();
-    StrategyContext free =
-        new StrategyContext(List.of(e), List.of(), 20_000, GC_BEFORE, NO_MEMTABLE);
+    StrategyContext<SSTableInfo> free =
+        new StrategyContext<>(List.of(e), List.of(), 20_000, GC_BEFORE, NO_MEMTABLE);
     assertThat(ExpiredSSTables.find(free)).containsExactly(e);
   }
 }

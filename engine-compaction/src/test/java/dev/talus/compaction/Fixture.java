@@ -76,6 +76,20 @@ final class Fixture implements AutoCloseable {
     return new ReaderInfo(r);
   }
 
+  /**
+   * Makes a compaction's result live as the engine's view tracker does: one manifest edit adding
+   * the outputs and removing the inputs and expired SSTables, which are then marked obsolete.
+   */
+  void swap(CompactionTask.Result res) throws IOException {
+    manifest.apply(res.outputGenerations(), res.removedGenerations());
+    for (ReaderInfo r : res.plan().inputs()) {
+      r.reader().markObsolete();
+    }
+    for (ReaderInfo r : res.plan().expired()) {
+      r.reader().markObsolete();
+    }
+  }
+
   ReaderInfo write(Part... parts) throws IOException {
     return write(List.of(parts), NOW);
   }

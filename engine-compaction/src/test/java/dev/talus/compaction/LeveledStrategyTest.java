@@ -18,13 +18,13 @@ class LeveledStrategyTest {
   private static final LeveledStrategy LCS =
       new LeveledStrategy(new StrategyOptions.Leveled(S, 10, StrategyOptions.Tombstones.DEFAULTS));
 
-  private static StrategyContext context(List<? extends SSTableInfo> candidates) {
+  private static StrategyContext<SSTableInfo> context(List<? extends SSTableInfo> candidates) {
     return context(candidates, List.of());
   }
 
-  private static StrategyContext context(
+  private static StrategyContext<SSTableInfo> context(
       List<? extends SSTableInfo> candidates, List<? extends SSTableInfo> compacting) {
-    return new StrategyContext(
+    return new StrategyContext<>(
         List.copyOf(candidates), List.copyOf(compacting), 1_000_000, 0, Long.MAX_VALUE);
   }
 
@@ -74,7 +74,8 @@ class LeveledStrategyTest {
     FakeSSTable a = sst(1, 0, 300, 0, 100);
     FakeSSTable b = sst(2, 0, 300, 50, 500);
     FakeSSTable l1 = sst(3, 1, S, 0, 1000);
-    CompactionPlan plan = LCS.nextBackgroundTask(context(List.of(a, b, l1))).orElseThrow();
+    CompactionPlan<SSTableInfo> plan =
+        LCS.nextBackgroundTask(context(List.of(a, b, l1))).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(a, b);
     assertThat(plan.outputLevel()).isZero();
   }
@@ -88,7 +89,7 @@ class LeveledStrategyTest {
     FakeSSTable y = sst(11, 1, S, 120, 200); // overlaps only the span between b and c
     FakeSSTable gap = sst(12, 1, S, 300, 400); // overlaps no L0 SSTable, but sits inside the span
     FakeSSTable z = sst(13, 1, S, 700, 800);
-    CompactionPlan plan =
+    CompactionPlan<SSTableInfo> plan =
         LCS.nextBackgroundTask(context(List.of(c, b, a, x, y, gap, z))).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(a, b, c, x, y, gap);
     assertThat(plan.outputLevel()).isEqualTo(1);
@@ -109,7 +110,7 @@ class LeveledStrategyTest {
     FakeSSTable a = sst(2, 0, 600, 50, 150);
     FakeSSTable b = sst(3, 0, 300, 500, 600);
     FakeSSTable c = sst(4, 0, 300, 550, 700);
-    CompactionPlan plan =
+    CompactionPlan<SSTableInfo> plan =
         LCS.nextBackgroundTask(context(List.of(a, b, c), List.of(busy))).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(b, c);
     assertThat(plan.outputLevel()).isZero();
@@ -123,7 +124,7 @@ class LeveledStrategyTest {
     FakeSSTable n3 = sst(3, 2, S, 150, 250);
     FakeSSTable n4 = sst(4, 2, S, 1000, 1100);
     sstables.addAll(List.of(n1, n2, n3, n4));
-    CompactionPlan plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(sstables.get(0), n1, n2);
     assertThat(plan.outputLevel()).isEqualTo(2);
     assertThat(plan.maxOutputBytes()).isEqualTo(S);
@@ -131,7 +132,8 @@ class LeveledStrategyTest {
     // with n2 compacting, the oldest L1 SSTable must wait; the next one goes
     List<FakeSSTable> candidates = new ArrayList<>(sstables);
     candidates.remove(n2);
-    CompactionPlan next = LCS.nextBackgroundTask(context(candidates, List.of(n2))).orElseThrow();
+    CompactionPlan<SSTableInfo> next =
+        LCS.nextBackgroundTask(context(candidates, List.of(n2))).orElseThrow();
     assertThat(next.inputs()).containsExactlyInAnyOrder(sstables.get(2), n3);
   }
 
@@ -141,7 +143,7 @@ class LeveledStrategyTest {
     sstables.addAll(run(200, 2, 101, 10));
     sstables.add(sst(1, 0, 600, 0, 100));
     sstables.add(sst(2, 0, 600, 0, 100));
-    CompactionPlan plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
     assertThat(plan.outputLevel()).isEqualTo(3);
   }
 
@@ -155,7 +157,7 @@ class LeveledStrategyTest {
     assertThat(LCS.nextBackgroundTask(context(sstables)).orElseThrow().outputLevel()).isEqualTo(2);
 
     sstables.add(sst(33, 0, 100, 0, 1000));
-    CompactionPlan plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
     assertThat(plan.reason()).startsWith("size-tiered in L0");
     assertThat(plan.outputLevel()).isZero();
     assertThat(plan.inputs()).hasSize(32).allMatch(s -> s.level() == 0);
@@ -168,7 +170,7 @@ class LeveledStrategyTest {
     for (int i = 0; i < 40; i++) {
       sstables.add(sst(i + 1, 0, 100, 0, 1000));
     }
-    CompactionPlan plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan = LCS.nextBackgroundTask(context(sstables)).orElseThrow();
     assertThat(plan.inputs()).hasSize(32).isEqualTo(sstables.subList(0, 32));
     assertThat(plan.outputLevel()).isEqualTo(1);
   }
@@ -177,7 +179,7 @@ class LeveledStrategyTest {
   void majorCompactionTakesEverythingToTheHighestLevel() {
     List<FakeSSTable> sstables = new ArrayList<>(run(100, 2, 3, 100));
     sstables.add(sst(1, 0, 10, 0, 1000));
-    List<CompactionPlan> plans = LCS.majorCompaction(context(sstables));
+    List<CompactionPlan<SSTableInfo>> plans = LCS.majorCompaction(context(sstables));
     assertThat(plans).hasSize(1);
     assertThat(plans.get(0).inputs()).containsExactlyInAnyOrderElementsOf(sstables);
     assertThat(plans.get(0).outputLevel()).isEqualTo(2);
@@ -209,7 +211,7 @@ class LeveledStrategyTest {
     final LeveledStrategy lcs;
     final Random rnd;
     final List<SSTableInfo> live = new ArrayList<>();
-    final List<CompactionPlan> inFlight = new ArrayList<>();
+    final List<CompactionPlan<SSTableInfo>> inFlight = new ArrayList<>();
     long nextGen = 1;
     int sizeTieredRounds;
 
@@ -228,7 +230,7 @@ class LeveledStrategyTest {
               .build());
     }
 
-    StrategyContext context() {
+    StrategyContext<SSTableInfo> context() {
       Set<SSTableInfo> compacting = new HashSet<>();
       inFlight.forEach(p -> compacting.addAll(p.inputs()));
       List<SSTableInfo> candidates = new ArrayList<>();
@@ -237,18 +239,18 @@ class LeveledStrategyTest {
           candidates.add(s);
         }
       }
-      return new StrategyContext(candidates, List.copyOf(compacting), 0, 0, Long.MAX_VALUE);
+      return new StrategyContext<>(candidates, List.copyOf(compacting), 0, 0, Long.MAX_VALUE);
     }
 
     /** Asks for a plan, checks it respects the contract, and marks its inputs compacting. */
     boolean start() {
-      StrategyContext context = context();
-      Optional<CompactionPlan> plan = lcs.nextBackgroundTask(context);
+      StrategyContext<SSTableInfo> context = context();
+      Optional<CompactionPlan<SSTableInfo>> plan = lcs.nextBackgroundTask(context);
       assertThat(lcs.nextBackgroundTask(context)).as("pure function").isEqualTo(plan);
       if (plan.isEmpty()) {
         return false;
       }
-      CompactionPlan p = plan.get();
+      CompactionPlan<SSTableInfo> p = plan.get();
       assertThat(p.inputs()).isNotEmpty().doesNotHaveDuplicates();
       assertThat(context.candidates()).containsAll(p.inputs());
       for (SSTableInfo s : p.inputs()) {
@@ -263,7 +265,7 @@ class LeveledStrategyTest {
 
     /** Replaces a running plan's inputs by outputs covering their span, split at the size limit. */
     void finish(int index) {
-      CompactionPlan p = inFlight.remove(index);
+      CompactionPlan<SSTableInfo> p = inFlight.remove(index);
       live.removeAll(p.inputs());
       long total = SizeTieredBuckets.totalBytes(p.inputs());
       long first = Long.MAX_VALUE;

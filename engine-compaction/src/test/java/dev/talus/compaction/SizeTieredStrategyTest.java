@@ -24,8 +24,8 @@ class SizeTieredStrategyTest {
     return SyntheticSSTable.builder(nextGen++).size(bytes).createdAt(NOW).build();
   }
 
-  private static StrategyContext ctx(List<? extends SSTableInfo> candidates) {
-    return new StrategyContext(
+  private static StrategyContext<SSTableInfo> ctx(List<? extends SSTableInfo> candidates) {
+    return new StrategyContext<>(
         new ArrayList<>(candidates), List.of(), NOW, GC_BEFORE, Long.MAX_VALUE);
   }
 
@@ -92,7 +92,7 @@ class SizeTieredStrategyTest {
     assertThat(stcs.nextBackgroundTask(ctx(three))).isEmpty();
     List<SSTableInfo> four = new ArrayList<>(three);
     four.add(sized(MIB));
-    Optional<CompactionPlan> p = stcs.nextBackgroundTask(ctx(four));
+    Optional<CompactionPlan<SSTableInfo>> p = stcs.nextBackgroundTask(ctx(four));
     assertThat(p).isPresent();
     assertThat(p.get().inputs()).containsExactlyInAnyOrderElementsOf(four);
     assertThat(p.get().outputLevel()).isZero();
@@ -105,7 +105,7 @@ class SizeTieredStrategyTest {
     for (int i = 0; i < 40; i++) {
       in.add(sized(100 * MIB + i * MIB / 2));
     }
-    CompactionPlan p = stcs.nextBackgroundTask(ctx(in)).orElseThrow();
+    CompactionPlan<SSTableInfo> p = stcs.nextBackgroundTask(ctx(in)).orElseThrow();
     assertThat(p.inputs()).hasSize(32);
     assertThat(p.inputs()).containsExactlyInAnyOrderElementsOf(in.subList(0, 32));
   }
@@ -119,7 +119,7 @@ class SizeTieredStrategyTest {
     for (int i = 0; i < 5; i++) {
       in.add(sized(1000 * MIB));
     }
-    CompactionPlan p = stcs.nextBackgroundTask(ctx(in)).orElseThrow();
+    CompactionPlan<SSTableInfo> p = stcs.nextBackgroundTask(ctx(in)).orElseThrow();
     assertThat(p.inputs()).hasSize(5).allMatch(s -> s.onDiskSize() == 1000 * MIB);
 
     in.add(sized(1000 * MIB)); // 6 big
@@ -139,7 +139,7 @@ class SizeTieredStrategyTest {
     for (int i = 0; i < n; i++) {
       in.add(sized(1 + (long) (Math.pow(2, r.nextDouble() * 34))));
     }
-    Optional<CompactionPlan> p = stcs.nextBackgroundTask(ctx(in));
+    Optional<CompactionPlan<SSTableInfo>> p = stcs.nextBackgroundTask(ctx(in));
     assertThat(p).isEqualTo(stcs.nextBackgroundTask(ctx(in)));
     List<List<SSTableInfo>> buckets =
         SizeTieredStrategy.buckets(in, SSTableInfo::onDiskSize, 0.5, 1.5, 50 * MIB);
@@ -159,14 +159,15 @@ class SizeTieredStrategyTest {
   void neverPicksCompactingSSTables() {
     List<SSTableInfo> cands = List.of(sized(MIB), sized(MIB), sized(MIB));
     List<SSTableInfo> compacting = List.of(sized(MIB), sized(MIB));
-    StrategyContext c = new StrategyContext(cands, compacting, NOW, GC_BEFORE, Long.MAX_VALUE);
+    StrategyContext<SSTableInfo> c =
+        new StrategyContext<>(cands, compacting, NOW, GC_BEFORE, Long.MAX_VALUE);
     assertThat(stcs.nextBackgroundTask(c)).isEmpty();
   }
 
   @Test
   void majorCompactionIsOnePlanOfAllCandidates() {
     List<SSTableInfo> in = List.of(sized(MIB), sized(1000 * MIB), sized(5));
-    List<CompactionPlan> plans = stcs.majorCompaction(ctx(in));
+    List<CompactionPlan<SSTableInfo>> plans = stcs.majorCompaction(ctx(in));
     assertThat(plans).hasSize(1);
     assertThat(plans.get(0).inputs()).containsExactlyElementsOf(in);
     assertThat(stcs.majorCompaction(ctx(List.of()))).isEmpty();
@@ -203,7 +204,7 @@ class SizeTieredStrategyTest {
   @Test
   void tombstoneCompactionOnlyWhenNoBucketQualifies() {
     SyntheticSSTable heavy = tomb(0.5).build();
-    CompactionPlan p = stcs.nextBackgroundTask(ctx(List.of(heavy))).orElseThrow();
+    CompactionPlan<SSTableInfo> p = stcs.nextBackgroundTask(ctx(List.of(heavy))).orElseThrow();
     assertThat(p.inputs()).containsExactly(heavy);
     assertThat(p.reason()).contains("tombstone");
 
@@ -211,14 +212,14 @@ class SizeTieredStrategyTest {
     for (int i = 0; i < 4; i++) {
       withBucket.add(sized(MIB).withTokens(5000, 6000));
     }
-    CompactionPlan q = stcs.nextBackgroundTask(ctx(withBucket)).orElseThrow();
+    CompactionPlan<SSTableInfo> q = stcs.nextBackgroundTask(ctx(withBucket)).orElseThrow();
     assertThat(q.inputs()).hasSize(5).contains(heavy); // heavy (10 MiB) is lumped with the small
   }
 
   @Test
   void tombstoneCompactionNeedsAgeAndRatio() {
     var opts = StrategyOptions.Tombstones.DEFAULTS;
-    StrategyContext none = ctx(List.of());
+    StrategyContext<SSTableInfo> none = ctx(List.of());
     assertThat(TombstoneCompaction.worthDroppingTombstones(tomb(0.5).build(), none, opts)).isTrue();
     // too young: exactly the interval old is old enough, one second less is not
     assertThat(
@@ -255,8 +256,8 @@ class SizeTieredStrategyTest {
     assertThat(TombstoneCompaction.worthDroppingTombstones(heavy, ctx(List.of(heavy, far)), opts))
         .isTrue();
     // compacting SSTables count as overlapping too
-    StrategyContext compacting =
-        new StrategyContext(List.of(heavy), List.of(cover), NOW, GC_BEFORE, Long.MAX_VALUE);
+    StrategyContext<SSTableInfo> compacting =
+        new StrategyContext<>(List.of(heavy), List.of(cover), NOW, GC_BEFORE, Long.MAX_VALUE);
     assertThat(TombstoneCompaction.worthDroppingTombstones(heavy, compacting, opts)).isFalse();
   }
 
@@ -277,8 +278,8 @@ class SizeTieredStrategyTest {
                 expired, ctx(List.of(expired, older)), opts))
         .isFalse();
     // A memtable with older data blocks it too.
-    StrategyContext mem =
-        new StrategyContext(List.of(expired, newer), List.of(), NOW, GC_BEFORE, 15);
+    StrategyContext<SSTableInfo> mem =
+        new StrategyContext<>(List.of(expired, newer), List.of(), NOW, GC_BEFORE, 15);
     assertThat(TombstoneCompaction.worthDroppingTombstones(expired, mem, opts)).isFalse();
   }
 
@@ -311,7 +312,8 @@ class SizeTieredStrategyTest {
     SyntheticSSTable small = tomb(0.9).size(MIB).tokens(0, 10).build();
     SyntheticSSTable large = tomb(0.3).size(500 * MIB).tokens(100, 110).build();
     SyntheticSSTable young = tomb(0.9).size(900 * MIB).tokens(200, 210).createdAt(NOW).build();
-    CompactionPlan p = stcs.nextBackgroundTask(ctx(List.of(small, large, young))).orElseThrow();
+    CompactionPlan<SSTableInfo> p =
+        stcs.nextBackgroundTask(ctx(List.of(small, large, young))).orElseThrow();
     assertThat(p.inputs()).containsExactly(large);
   }
 }

@@ -26,8 +26,9 @@ class TimeWindowStrategyTest {
         .build();
   }
 
-  private static StrategyContext at(long nowSeconds, List<? extends SSTableInfo> candidates) {
-    return new StrategyContext(
+  private static StrategyContext<SSTableInfo> at(
+      long nowSeconds, List<? extends SSTableInfo> candidates) {
+    return new StrategyContext<>(
         List.copyOf(candidates), List.of(), nowSeconds, nowSeconds - 864_000, Long.MAX_VALUE);
   }
 
@@ -52,7 +53,7 @@ class TimeWindowStrategyTest {
     FakeSSTable older = written(2, W - 600, W - 300, 100);
     // now is in the window after W: both W - HOUR and W are closed; only W holds two SSTables
     FakeSSTable inW = written(3, W + 100, W + 200, 100);
-    CompactionPlan plan =
+    CompactionPlan<SSTableInfo> plan =
         TWCS.nextBackgroundTask(at(W + HOUR + 10, List.of(straddling, older, inW))).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(straddling, inW);
   }
@@ -65,7 +66,8 @@ class TimeWindowStrategyTest {
     }
     assertThat(TWCS.nextBackgroundTask(at(W + 1000, sstables))).isEmpty();
     sstables.add(written(4, W + 300, W + 359, 1100));
-    CompactionPlan plan = TWCS.nextBackgroundTask(at(W + 1000, sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan =
+        TWCS.nextBackgroundTask(at(W + 1000, sstables)).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrderElementsOf(sstables);
     assertThat(plan.reason()).contains("current window");
     assertThat(plan.outputLevel()).isZero();
@@ -100,18 +102,18 @@ class TimeWindowStrategyTest {
     List<SSTableInfo> all = new ArrayList<>(List.of(recent1, old1, lone, recent2, old2, recent3));
     all.addAll(current);
 
-    CompactionPlan first = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
+    CompactionPlan<SSTableInfo> first = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
     assertThat(first.inputs()).containsExactlyInAnyOrder(old1, old2);
     assertThat(first.maxOutputBytes()).isEqualTo(Long.MAX_VALUE);
 
     all.removeAll(first.inputs());
     all.add(written(20, W - 3 * HOUR, W - 3 * HOUR + 30, 20));
-    CompactionPlan second = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
+    CompactionPlan<SSTableInfo> second = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
     assertThat(second.inputs()).containsExactlyInAnyOrder(recent1, recent2, recent3);
 
     all.removeAll(second.inputs());
     all.add(written(21, W - HOUR, W - HOUR + 50, 30));
-    CompactionPlan third = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
+    CompactionPlan<SSTableInfo> third = TWCS.nextBackgroundTask(at(W + 100, all)).orElseThrow();
     assertThat(third.inputs()).containsExactlyInAnyOrderElementsOf(current);
   }
 
@@ -121,7 +123,7 @@ class TimeWindowStrategyTest {
     for (int i = 0; i < 40; i++) {
       sstables.add(written(i + 1, W - HOUR + i, W - HOUR + i, 1000 - i));
     }
-    CompactionPlan plan = TWCS.nextBackgroundTask(at(W + 1, sstables)).orElseThrow();
+    CompactionPlan<SSTableInfo> plan = TWCS.nextBackgroundTask(at(W + 1, sstables)).orElseThrow();
     assertThat(plan.inputs()).hasSize(32).allMatch(s -> s.onDiskSize() <= 992);
   }
 
@@ -135,7 +137,8 @@ class TimeWindowStrategyTest {
     assertThat(TWCS.nextBackgroundTask(at(W + 50, List.of(a, b))))
         .as("the window of now is current")
         .isEmpty();
-    CompactionPlan plan = TWCS.nextBackgroundTask(at(W + 50, List.of(a, b, future))).orElseThrow();
+    CompactionPlan<SSTableInfo> plan =
+        TWCS.nextBackgroundTask(at(W + 50, List.of(a, b, future))).orElseThrow();
     assertThat(plan.inputs()).containsExactlyInAnyOrder(a, b);
   }
 
@@ -154,8 +157,9 @@ class TimeWindowStrategyTest {
     }
     long now = W + 5 * HOUR + 10;
     CompactionPlanner planner = new CompactionPlanner(TWCS);
-    StrategyContext context = new StrategyContext(windows, List.of(), now, now, Long.MAX_VALUE);
-    CompactionPlan plan = planner.nextBackgroundTask(context).orElseThrow();
+    StrategyContext<SSTableInfo> context =
+        new StrategyContext<>(windows, List.of(), now, now, Long.MAX_VALUE);
+    CompactionPlan<SSTableInfo> plan = planner.nextBackgroundTask(context).orElseThrow();
     // windows 0, 1 and 2 expired (last expiry at W + 3h − 1, W + 4h − 1, W + 5h − 1 < now)
     assertThat(plan.expired()).containsExactly(windows.get(0), windows.get(1), windows.get(2));
     assertThat(plan.inputs()).isEmpty();
@@ -169,9 +173,10 @@ class TimeWindowStrategyTest {
     assertThat(TimeWindowStrategy.isOutOfOrder(late, W + 5 * HOUR + 6, HOUR)).isTrue();
     List<SSTableInfo> withLate = new ArrayList<>(windows);
     withLate.add(late);
-    CompactionPlan blocked =
+    CompactionPlan<SSTableInfo> blocked =
         planner
-            .nextBackgroundTask(new StrategyContext(withLate, List.of(), now, now, Long.MAX_VALUE))
+            .nextBackgroundTask(
+                new StrategyContext<>(withLate, List.of(), now, now, Long.MAX_VALUE))
             .orElseThrow();
     assertThat(blocked.expired()).containsExactly(windows.get(0));
   }
@@ -195,7 +200,7 @@ class TimeWindowStrategyTest {
     FakeSSTable a = written(1, W - 2 * HOUR, W - 2 * HOUR, 10);
     FakeSSTable b = written(2, W, W + 1, 10);
     FakeSSTable c = written(3, W + 5, W + 6, 10);
-    List<CompactionPlan> plans = TWCS.majorCompaction(at(W + 10, List.of(c, b, a)));
+    List<CompactionPlan<SSTableInfo>> plans = TWCS.majorCompaction(at(W + 10, List.of(c, b, a)));
     assertThat(plans).hasSize(2);
     assertThat(plans.get(0).inputs()).containsExactly(a);
     assertThat(plans.get(1).inputs()).containsExactly(b, c);

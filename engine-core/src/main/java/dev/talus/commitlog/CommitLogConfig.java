@@ -1,37 +1,21 @@
 package dev.talus.commitlog;
 
+import dev.talus.CommitLogSync;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Commit log settings, fixed at open. Immutable and thread-safe; build with {@link #builder()}.
- * Defaults follow Cassandra's {@code cassandra.yaml}: 32 MiB segments, PERIODIC sync every 10 s.
+ * Commit log settings, fixed at open. Immutable and thread-safe; build with {@link #builder()}. The
+ * sync mode is the public {@link CommitLogSync}, whose constants say when an append returns and
+ * what then survives a crash. Defaults follow Cassandra's {@code cassandra.yaml}: 32 MiB segments,
+ * PERIODIC sync every 10 s.
  */
 public final class CommitLogConfig {
-  /** When an append returns, and what then survives a crash. See {@code docs/durability.md}. */
-  public enum SyncMode {
-    /**
-     * Append returns once the record has been handed to the OS; a background fsync runs every
-     * {@link #periodicInterval()}. Survives kill -9; a power loss may lose up to one interval.
-     */
-    PERIODIC,
-    /**
-     * Append waits for the next fsync; fsyncs run at most once per {@link #groupWindow()} while
-     * someone waits, so concurrent writers share one. Survives power loss.
-     */
-    GROUP,
-    /**
-     * Append waits for an fsync covering its record, started as soon as the previous one ends;
-     * writers arriving during an fsync share the next. Survives power loss.
-     */
-    BATCH
-  }
-
   public static final int MIN_SEGMENT_SIZE = 4 * 1024;
   public static final int MAX_SEGMENT_SIZE = 1 << 30;
 
   private final int segmentSize;
-  private final SyncMode syncMode;
+  private final CommitLogSync syncMode;
   private final Duration periodicInterval;
   private final Duration groupWindow;
   private final boolean skipCorruptRecords;
@@ -61,7 +45,7 @@ public final class CommitLogConfig {
     return segmentSize / 2;
   }
 
-  public SyncMode syncMode() {
+  public CommitLogSync syncMode() {
     return syncMode;
   }
 
@@ -104,7 +88,7 @@ public final class CommitLogConfig {
   /** Not thread-safe. Values are checked by {@link #build()}. */
   public static final class Builder {
     private int segmentSize = 32 * 1024 * 1024;
-    private SyncMode syncMode = SyncMode.PERIODIC;
+    private CommitLogSync syncMode = CommitLogSync.PERIODIC;
     private Duration periodicInterval = Duration.ofSeconds(10);
     private Duration groupWindow = Duration.ofMillis(2);
     private boolean skipCorruptRecords;
@@ -117,7 +101,7 @@ public final class CommitLogConfig {
       return this;
     }
 
-    public Builder syncMode(SyncMode mode) {
+    public Builder syncMode(CommitLogSync mode) {
       this.syncMode = Objects.requireNonNull(mode, "syncMode");
       return this;
     }

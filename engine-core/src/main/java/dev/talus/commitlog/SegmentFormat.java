@@ -1,11 +1,11 @@
 package dev.talus.commitlog;
 
+import dev.talus.io.FileFormat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32C;
 
 /**
  * The byte layout of a segment file (all integers big-endian; see {@code docs/durability.md}).
@@ -21,7 +21,8 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Every checksum is seeded with the segment id and the frame's own offset, so a frame copied to
- * another place or left over from another file never validates. Stateless.
+ * another place or left over from another file never validates; the checksums are {@link
+ * FileFormat}'s, like every file's. Stateless.
  */
 final class SegmentFormat {
   static final int MAGIC = 0x54434C47; // "TCLG"
@@ -66,9 +67,7 @@ final class SegmentFormat {
   static ByteBuffer header(long segmentId) {
     ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
     b.putInt(MAGIC).putInt(VERSION).putLong(segmentId);
-    CRC32C crc = new CRC32C();
-    crc.update(b.array(), 0, 16);
-    b.putInt((int) crc.getValue()).putInt(0);
+    b.putInt(FileFormat.crc32c(b.array(), 0, 16)).putInt(0);
     return b.flip();
   }
 
@@ -77,9 +76,7 @@ final class SegmentFormat {
     if (data.limit() < HEADER_SIZE) {
       return "file is shorter than the " + HEADER_SIZE + "-byte header";
     }
-    CRC32C crc = new CRC32C();
-    crc.update(data.array(), 0, 16);
-    if (data.getInt(16) != (int) crc.getValue()) {
+    if (data.getInt(16) != FileFormat.crc32c(data.array(), 0, 16)) {
       return "header checksum mismatch";
     }
     if (data.getInt(0) != MAGIC) {
@@ -123,19 +120,11 @@ final class SegmentFormat {
   }
 
   static int headerCrc(long segmentId, long offset, int a, int b) {
-    CRC32C crc = new CRC32C();
-    ByteBuffer seed = ByteBuffer.allocate(24);
-    seed.putLong(segmentId).putLong(offset).putInt(a).putInt(b);
-    crc.update(seed.array(), 0, 24);
-    return (int) crc.getValue();
+    byte[] ab = ByteBuffer.allocate(8).putInt(a).putInt(b).array();
+    return FileFormat.seededCrc32c(segmentId, offset, ab, 0, 8);
   }
 
   static int dataCrc(long segmentId, long offset, byte[] data, int from, int length) {
-    CRC32C crc = new CRC32C();
-    ByteBuffer seed = ByteBuffer.allocate(16);
-    seed.putLong(segmentId).putLong(offset);
-    crc.update(seed.array(), 0, 16);
-    crc.update(data, from, length);
-    return (int) crc.getValue();
+    return FileFormat.seededCrc32c(segmentId, offset, data, from, length);
   }
 }

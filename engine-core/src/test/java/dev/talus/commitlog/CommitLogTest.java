@@ -3,7 +3,7 @@ package dev.talus.commitlog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
 import dev.talus.io.StorageFs;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ class CommitLogTest {
   @TempDir Path dir;
   private final StorageFs fs = new NioStorageFs();
 
-  private static CommitLogConfig config(SyncMode mode, int segmentSize) {
+  private static CommitLogConfig config(CommitLogSync mode, int segmentSize) {
     return CommitLogConfig.builder()
         .syncMode(mode)
         .segmentSize(segmentSize)
@@ -43,7 +43,7 @@ class CommitLogTest {
     CommitLogConfig c = CommitLogConfig.defaults();
     assertThat(c.segmentSize()).isEqualTo(32 * 1024 * 1024);
     assertThat(c.maxMutationSize()).isEqualTo(16 * 1024 * 1024);
-    assertThat(c.syncMode()).isEqualTo(SyncMode.PERIODIC);
+    assertThat(c.syncMode()).isEqualTo(CommitLogSync.PERIODIC);
     assertThat(c.periodicInterval()).hasSeconds(10);
     assertThat(c.groupWindow()).hasMillis(2);
     assertThat(c.skipCorruptRecords()).isFalse();
@@ -53,8 +53,8 @@ class CommitLogTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SyncMode.class)
-  void recordsRoundTripAcrossSegmentsInOrder(SyncMode mode) throws Exception {
+  @EnumSource(CommitLogSync.class)
+  void recordsRoundTripAcrossSegmentsInOrder(CommitLogSync mode) throws Exception {
     long seed = new Random().nextLong();
     System.out.println("recordsRoundTrip seed=" + seed);
     Random rnd = new Random(seed);
@@ -84,7 +84,8 @@ class CommitLogTest {
 
   @Test
   void segmentRollsWhenFullAndHeaderNamesVersionAndId() throws Exception {
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.PERIODIC, 4096), new Recorder())) {
+    try (CommitLog log =
+        CommitLog.open(fs, dir, config(CommitLogSync.PERIODIC, 4096), new Recorder())) {
       long first = log.currentPosition().segmentId();
       byte[] p = new byte[1000];
       CommitLogPosition a = log.append(p, new int[] {1});
@@ -107,7 +108,8 @@ class CommitLogTest {
     int threads = 4;
     int each = 500;
     List<CommitLogPosition> all = Collections.synchronizedList(new ArrayList<>());
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.GROUP, 16384), new Recorder())) {
+    try (CommitLog log =
+        CommitLog.open(fs, dir, config(CommitLogSync.GROUP, 16384), new Recorder())) {
       List<Thread> ts = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int base = t * each;
@@ -133,7 +135,7 @@ class CommitLogTest {
     }
     assertThat(new HashSet<>(all)).hasSize(threads * each);
     Recorder r = new Recorder();
-    CommitLog.open(fs, dir, config(SyncMode.GROUP, 16384), r).close();
+    CommitLog.open(fs, dir, config(CommitLogSync.GROUP, 16384), r).close();
     assertThat(new HashSet<>(r.numbers())).hasSize(threads * each);
     assertThat(r.positions).isSorted();
   }
@@ -144,7 +146,8 @@ class CommitLogTest {
 
   @Test
   void markFlushedDeletesOnlySegmentsCleanForEveryTable() throws Exception {
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.BATCH, 4096), new Recorder())) {
+    try (CommitLog log =
+        CommitLog.open(fs, dir, config(CommitLogSync.BATCH, 4096), new Recorder())) {
       byte[] p = new byte[1500];
       CommitLogPosition a1 = log.append(p, new int[] {1, 2}); // segment A
       log.append(p, new int[] {1}); // segment A
@@ -173,13 +176,14 @@ class CommitLogTest {
   @Test
   void replayedSegmentsAreDiscardedOnceTheEngineFlushedThem() throws Exception {
     List<Long> ids = new ArrayList<>();
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.PERIODIC, 4096), new Recorder())) {
+    try (CommitLog log =
+        CommitLog.open(fs, dir, config(CommitLogSync.PERIODIC, 4096), new Recorder())) {
       for (int i = 0; i < 10; i++) {
         ids.add(log.append(new byte[500], new int[] {7}).segmentId());
       }
     }
     Recorder r = new Recorder();
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.PERIODIC, 4096), r)) {
+    try (CommitLog log = CommitLog.open(fs, dir, config(CommitLogSync.PERIODIC, 4096), r)) {
       assertThat(r.size()).isEqualTo(10);
       assertThat(ids).allMatch(this::exists);
       log.markFlushed(7, log.currentPosition());
@@ -190,7 +194,8 @@ class CommitLogTest {
 
   @Test
   void oversizedPayloadIsRejectedBeforeAnythingIsWritten() throws Exception {
-    try (CommitLog log = CommitLog.open(fs, dir, config(SyncMode.BATCH, 8192), new Recorder())) {
+    try (CommitLog log =
+        CommitLog.open(fs, dir, config(CommitLogSync.BATCH, 8192), new Recorder())) {
       CommitLogPosition before = log.currentPosition();
       long sizeBefore = Files.size(segmentFiles().get(0));
       assertThatThrownBy(() -> log.append(new byte[4097], new int[] {1}))
@@ -220,7 +225,7 @@ class CommitLogTest {
   void periodicModeSyncsOnItsOwnAndOnDemand() throws Exception {
     CommitLogConfig c =
         CommitLogConfig.builder()
-            .syncMode(SyncMode.PERIODIC)
+            .syncMode(CommitLogSync.PERIODIC)
             .periodicInterval(java.time.Duration.ofMillis(20))
             .build();
     try (CommitLog log = CommitLog.open(fs, dir, c, new Recorder())) {

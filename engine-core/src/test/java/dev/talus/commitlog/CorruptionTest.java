@@ -3,7 +3,7 @@ package dev.talus.commitlog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.NioStorageFs;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ class CorruptionTest {
   private final List<CommitLogPosition> positions = new ArrayList<>();
   private final List<byte[]> payloads = new ArrayList<>();
 
-  private Path writeLog(Path dir, SyncMode mode, int records) {
+  private Path writeLog(Path dir, CommitLogSync mode, int records) {
     CommitLogConfig config =
         CommitLogConfig.builder().syncMode(mode).segmentSize(64 * 1024).build();
     try (CommitLog log = CommitLog.open(new NioStorageFs(), dir, config, new Recorder())) {
@@ -49,9 +49,10 @@ class CorruptionTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = SyncMode.class,
+      value = CommitLogSync.class,
       names = {"PERIODIC", "BATCH"})
-  void flippedByteInAnEarlierRecordFailsTheOpenNamingFileAndOffset(SyncMode mode) throws Exception {
+  void flippedByteInAnEarlierRecordFailsTheOpenNamingFileAndOffset(CommitLogSync mode)
+      throws Exception {
     Path dir = tmp.resolve("log");
     Path segment = writeLog(dir, mode, 30);
     long bad = positions.get(10).offset();
@@ -85,7 +86,7 @@ class CorruptionTest {
   @Test
   void flippedFrameHeaderIsCorruptionToo() throws Exception {
     Path dir = tmp.resolve("log");
-    Path segment = writeLog(dir, SyncMode.BATCH, 10);
+    Path segment = writeLog(dir, CommitLogSync.BATCH, 10);
     long bad = positions.get(3).offset();
     flip(segment, bad + 1, 0x01); // the length field
     assertThatThrownBy(
@@ -98,7 +99,7 @@ class CorruptionTest {
   @Test
   void damagedHeaderOfAnOlderSegmentIsCorruption() throws Exception {
     Path dir = tmp.resolve("log");
-    Path segment = writeLog(dir, SyncMode.PERIODIC, 3);
+    Path segment = writeLog(dir, CommitLogSync.PERIODIC, 3);
     CommitLog.open(new NioStorageFs(), dir, CommitLogConfig.defaults(), new Recorder()).close();
     flip(segment, 9, 0x10); // the segment id in the header
     assertThatThrownBy(
@@ -119,7 +120,7 @@ class CorruptionTest {
     System.out.println("randomFlips seed=" + seed);
     Random rnd = new Random(seed);
     Path dir = tmp.resolve("log");
-    Path segment = writeLog(dir, SyncMode.BATCH, 20);
+    Path segment = writeLog(dir, CommitLogSync.BATCH, 20);
     byte[] clean = Files.readAllBytes(segment);
     int detected = 0;
     int harmless = 0;

@@ -1,6 +1,6 @@
 package dev.talus.commitlog;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,7 +18,7 @@ public final class CrashChild {
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
-    SyncMode mode = SyncMode.valueOf(args[1]);
+    CommitLogSync mode = CommitLogSync.valueOf(args[1]);
     long seed = Long.parseLong(args[2]);
     AtomicLong next = new AtomicLong(Long.parseLong(args[3]));
     CommitLog log = CommitLog.open(new NioStorageFs(), dir, config(mode), (pos, payload) -> {});
@@ -48,7 +48,7 @@ public final class CrashChild {
     }
   }
 
-  static CommitLogConfig config(SyncMode mode) {
+  static CommitLogConfig config(CommitLogSync mode) {
     return CommitLogConfig.builder()
         .syncMode(mode)
         .segmentSize(128 * 1024)

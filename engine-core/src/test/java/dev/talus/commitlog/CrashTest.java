@@ -2,7 +2,7 @@ package dev.talus.commitlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,7 +38,7 @@ class CrashTest {
 
   static Stream<Arguments> quick() {
     List<Arguments> out = new ArrayList<>();
-    for (SyncMode mode : SyncMode.values()) {
+    for (CommitLogSync mode : CommitLogSync.values()) {
       for (long seed : new long[] {1, 2}) {
         out.add(Arguments.of(mode, seed));
       }
@@ -48,22 +48,22 @@ class CrashTest {
 
   @ParameterizedTest(name = "{0} seed {1}")
   @MethodSource("quick")
-  void killedChildLosesNoAcknowledgedRecord(SyncMode mode, long seed) throws Exception {
+  void killedChildLosesNoAcknowledgedRecord(CommitLogSync mode, long seed) throws Exception {
     run(mode, seed, 2);
   }
 
   @Tag("slow")
   @Tag("crash")
   @ParameterizedTest
-  @EnumSource(SyncMode.class)
-  void manySeeds(SyncMode mode) throws Exception {
+  @EnumSource(CommitLogSync.class)
+  void manySeeds(CommitLogSync mode) throws Exception {
     long base = new Random().nextLong();
     for (int i = 0; i < 10; i++) {
       run(mode, base + i, 5);
     }
   }
 
-  private void run(SyncMode mode, long seed, int cycles) throws Exception {
+  private void run(CommitLogSync mode, long seed, int cycles) throws Exception {
     System.out.println("CrashTest " + mode + " seed=" + seed);
     Random rnd = new Random(seed);
     Path dir = tmp.resolve(mode + "-" + seed);

@@ -3,10 +3,10 @@ package dev.talus.commitlog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
-import dev.talus.io.FaultInjectingFs;
-import dev.talus.io.FaultInjectingFs.Fault;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
+import dev.talus.testfs.FaultInjectingFs;
+import dev.talus.testfs.FaultInjectingFs.Fault;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FsyncFailureTest {
   @TempDir Path tmp;
 
-  private static CommitLogConfig config(SyncMode mode) {
+  private static CommitLogConfig config(CommitLogSync mode) {
     return CommitLogConfig.builder()
         .syncMode(mode)
         .segmentSize(4096)
@@ -31,9 +31,9 @@ class FsyncFailureTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = SyncMode.class,
+      value = CommitLogSync.class,
       names = {"GROUP", "BATCH"})
-  void failedFsyncFailsTheWriterAndEveryLaterAppend(SyncMode mode) throws Exception {
+  void failedFsyncFailsTheWriterAndEveryLaterAppend(CommitLogSync mode) throws Exception {
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
     CommitLog log = CommitLog.open(fs, tmp, config(mode), new Recorder());
     log.append(new byte[] {1}, new int[] {1});
@@ -53,7 +53,7 @@ class FsyncFailureTest {
   @Test
   void periodicModeReportsTheFailureOnSyncAndRefusesAppends() throws Exception {
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
-    CommitLog log = CommitLog.open(fs, tmp, config(SyncMode.PERIODIC), new Recorder());
+    CommitLog log = CommitLog.open(fs, tmp, config(CommitLogSync.PERIODIC), new Recorder());
     log.append(new byte[] {1}, new int[] {1});
     fs.failAllSyncs(Fault.DISK_FULL);
     assertThatThrownBy(log::sync)
@@ -68,7 +68,7 @@ class FsyncFailureTest {
   @Test
   void failedWriteIsNeverAcknowledged() throws Exception {
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
-    CommitLog log = CommitLog.open(fs, tmp, config(SyncMode.PERIODIC), new Recorder());
+    CommitLog log = CommitLog.open(fs, tmp, config(CommitLogSync.PERIODIC), new Recorder());
     fs.failWrite(1, Fault.DISK_FULL);
     assertThatThrownBy(() -> log.append(new byte[] {1}, new int[] {1}))
         .isInstanceOf(CommitLogFailedException.class)
@@ -85,9 +85,9 @@ class FsyncFailureTest {
    */
   @ParameterizedTest
   @EnumSource(
-      value = SyncMode.class,
+      value = CommitLogSync.class,
       names = {"GROUP", "BATCH"})
-  void failingEveryNthOperationNeverLosesAnAcknowledgedRecord(SyncMode mode) throws Exception {
+  void failingEveryNthOperationNeverLosesAnAcknowledgedRecord(CommitLogSync mode) throws Exception {
     long seed = new Random().nextLong();
     System.out.println("failEveryNth " + mode + " seed=" + seed);
     Random rnd = new Random(seed);

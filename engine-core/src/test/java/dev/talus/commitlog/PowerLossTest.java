@@ -2,9 +2,9 @@ package dev.talus.commitlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
-import dev.talus.io.FaultInjectingFs;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
+import dev.talus.testfs.FaultInjectingFs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +29,8 @@ class PowerLossTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @EnumSource(SyncMode.class)
-  void acknowledgedRecordsSurvivePowerLoss(SyncMode mode) throws Exception {
+  @EnumSource(CommitLogSync.class)
+  void acknowledgedRecordsSurvivePowerLoss(CommitLogSync mode) throws Exception {
     long seed = new Random().nextLong();
     Random rnd = new Random(seed);
     System.out.println("PowerLossTest " + mode + " seed=" + seed);
@@ -43,7 +43,7 @@ class PowerLossTest {
         "PowerLossTest " + mode + ": " + cycles + " power losses, " + totalAcked + " acks, lost 0");
   }
 
-  private long cycle(SyncMode mode, long seed, Random rnd, int cycle) throws Exception {
+  private long cycle(CommitLogSync mode, long seed, Random rnd, int cycle) throws Exception {
     Path dir = tmp.resolve("c" + cycle);
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs(), new Random(rnd.nextLong()));
     CommitLogConfig config =
@@ -85,7 +85,7 @@ class PowerLossTest {
     }
     int steps = 1 + rnd.nextInt(20);
     for (int i = 0; i < steps; i++) {
-      if (mode == SyncMode.PERIODIC && rnd.nextBoolean()) {
+      if (mode == CommitLogSync.PERIODIC && rnd.nextBoolean()) {
         Set<Long> snapshot = new HashSet<>(acked);
         try {
           log.sync();
@@ -115,7 +115,7 @@ class PowerLossTest {
     List<Long> replayed = r.numbers(); // throws if a payload is damaged
     assertThat(new HashSet<>(replayed)).as(ctx + ": no duplicates").hasSize(replayed.size());
     assertThat(attempted).as(ctx + ": nothing unwritten replayed").containsAll(replayed);
-    Set<Long> mustSurvive = mode == SyncMode.PERIODIC ? ackedBeforeLastSync : acked;
+    Set<Long> mustSurvive = mode == CommitLogSync.PERIODIC ? ackedBeforeLastSync : acked;
     assertThat(replayed).as(ctx + ": acknowledged records lost").containsAll(mustSurvive);
     return acked.size();
   }

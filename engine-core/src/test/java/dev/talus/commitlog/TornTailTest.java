@@ -2,7 +2,7 @@ package dev.talus.commitlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.talus.commitlog.CommitLogConfig.SyncMode;
+import dev.talus.CommitLogSync;
 import dev.talus.io.NioStorageFs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +30,9 @@ class TornTailTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = SyncMode.class,
+      value = CommitLogSync.class,
       names = {"PERIODIC", "BATCH"})
-  void everyOffsetInTheLastThreeRecordsRecoversTheWholeRecordsBefore(SyncMode mode)
+  void everyOffsetInTheLastThreeRecordsRecoversTheWholeRecordsBefore(CommitLogSync mode)
       throws Exception {
     long seed = new Random().nextLong();
     System.out.println("TornTailTest " + mode + " seed=" + seed);

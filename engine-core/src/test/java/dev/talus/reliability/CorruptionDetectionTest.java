@@ -7,12 +7,12 @@ import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
 import dev.talus.CorruptDataException;
 import dev.talus.DataType;
-import dev.talus.FaultInjector;
 import dev.talus.ResultRow;
 import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
+import dev.talus.db.StorageHook;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -101,7 +101,7 @@ class CorruptionDetectionTest {
     for (int i = 0; i < LOG_ROWS; i++) {
       t.insert().value("p", "log").value("c", i).value("v", "log-" + i).value("n", 1L).execute();
     }
-    FaultInjector.crash(db);
+    StorageHook.crash(TalusDb.class, db); // the process dies
   }
 
   private static List<String> content(Table t) {

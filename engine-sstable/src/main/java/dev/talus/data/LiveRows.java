@@ -1,7 +1,6 @@
 package dev.talus.data;
 
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 
 /**
  * Turns merged rows into what a read returns at {@code nowSec}: rows with live data, holding only
@@ -10,7 +9,7 @@ import java.util.NoSuchElementException;
  *
  * <p>Not thread-safe; single-use.
  */
-public final class LiveRows implements Iterator<Row> {
+public final class LiveRows extends LookAheadIterator<Row> {
   /** Receives tombstone counts as a read scans them; may throw to stop the read. */
   @FunctionalInterface
   public interface TombstoneCounter {
@@ -20,7 +19,6 @@ public final class LiveRows implements Iterator<Row> {
   private final Iterator<Row> merged;
   private final long nowSec;
   private final TombstoneCounter counter;
-  private Row next;
   private long rowsScanned;
 
   public LiveRows(Iterator<Row> merged, long nowSec, TombstoneCounter counter) {
@@ -34,13 +32,16 @@ public final class LiveRows implements Iterator<Row> {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null && merged.hasNext()) {
+  protected Row computeNext() {
+    while (merged.hasNext()) {
       Row r = merged.next();
       rowsScanned++;
-      next = live(r);
+      Row live = live(r);
+      if (live != null) {
+        return live;
+      }
     }
-    return next != null;
+    return null;
   }
 
   private Row live(Row r) {
@@ -72,15 +73,5 @@ public final class LiveRows implements Iterator<Row> {
       }
     }
     return new Row(r.clustering(), l, DeletionTime.LIVE, kept);
-  }
-
-  @Override
-  public Row next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    Row r = next;
-    next = null;
-    return r;
   }
 }

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 
 /**
@@ -77,12 +76,11 @@ public final class PartitionMerger {
     }
   }
 
-  private static final class MergingRows implements Iterator<Row> {
+  private static final class MergingRows extends LookAheadIterator<Row> {
     private final PriorityQueue<Cursor> queue;
     private final Comparator<byte[]> order;
     private final DeletionTime partitionDeletion;
     private final DeletionIntervals intervals;
-    private Row next;
 
     MergingRows(
         List<PartitionData> sources,
@@ -107,8 +105,8 @@ public final class PartitionMerger {
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null && !queue.isEmpty()) {
+    protected Row computeNext() {
+      while (!queue.isEmpty()) {
         Cursor top = queue.poll();
         Row row = top.head;
         if (top.advance()) {
@@ -123,19 +121,12 @@ public final class PartitionMerger {
           }
         }
         DeletionTime active = partitionDeletion.max(intervals.deletionAt(row.clustering()));
-        next = row.withoutShadowed(active);
+        Row kept = row.withoutShadowed(active);
+        if (kept != null) {
+          return kept;
+        }
       }
-      return next != null;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Row r = next;
-      next = null;
-      return r;
+      return null;
     }
   }
 }

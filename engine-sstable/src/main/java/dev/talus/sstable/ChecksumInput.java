@@ -1,24 +1,25 @@
 package dev.talus.sstable;
 
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * A buffered sequential reader of a whole component file that checksums what it reads, for checking
  * the footer. Running off the end is reported as truncation at that offset. Not thread-safe.
  */
-final class ChecksumInput extends InputStream {
+final class ChecksumInput extends InputStream implements FileFormat.FooterInput {
   private final ReadableFile file;
   private final Path path;
   private final long size;
   private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-  private final CRC32C crc = new CRC32C();
-  private final CRC32C blockCrc = new CRC32C();
+  private final Checksum crc = FileFormat.newChecksum();
+  private final Checksum blockCrc = FileFormat.newChecksum();
   private long bufStart;
   private long position;
 
@@ -29,11 +30,13 @@ final class ChecksumInput extends InputStream {
     buf.limit(0);
   }
 
-  long position() {
+  @Override
+  public long position() {
     return position;
   }
 
-  long size() {
+  @Override
+  public long size() {
     return size;
   }
 
@@ -42,7 +45,8 @@ final class ChecksumInput extends InputStream {
     return size - FileFormat.FOOTER_LENGTH - position;
   }
 
-  long checksum() {
+  @Override
+  public long checksum() {
     return crc.getValue();
   }
 
@@ -99,7 +103,8 @@ final class ChecksumInput extends InputStream {
     return n;
   }
 
-  int readIntRaw() throws IOException {
+  @Override
+  public int readIntRaw() throws IOException {
     int v = 0;
     for (int i = 0; i < 4; i++) {
       v = (v << 8) | read();
@@ -107,7 +112,8 @@ final class ChecksumInput extends InputStream {
     return v;
   }
 
-  long readLongRaw() throws IOException {
+  @Override
+  public long readLongRaw() throws IOException {
     return ((long) readIntRaw() << 32) | (readIntRaw() & 0xFFFFFFFFL);
   }
 

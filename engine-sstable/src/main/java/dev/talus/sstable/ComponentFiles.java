@@ -1,6 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import java.io.DataInputStream;
@@ -8,7 +9,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
 
 /** Opening and checking component files. Stateless. */
 final class ComponentFiles {
@@ -148,8 +148,6 @@ final class ComponentFiles {
   }
 
   static int crc(byte[] b) {
-    CRC32C c = new CRC32C();
-    c.update(b);
-    return (int) c.getValue();
+    return FileFormat.crc32c(b, 0, b.length);
   }
 }

@@ -1,19 +1,20 @@
 package dev.talus.sstable;
 
+import dev.talus.io.FileFormat;
 import dev.talus.io.WritableFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * A buffered, checksummed sequential writer of one component file. Tracks the position and the
  * CRC32C of every byte written, which becomes the footer checksum. Not thread-safe.
  */
-final class ComponentOutput extends OutputStream {
+final class ComponentOutput extends OutputStream implements FileFormat.FooterOutput {
   private final WritableFile file;
   private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-  private final CRC32C crc = new CRC32C();
+  private final Checksum crc = FileFormat.newChecksum();
   private long position;
 
   ComponentOutput(WritableFile file) {
@@ -24,7 +25,8 @@ final class ComponentOutput extends OutputStream {
     return position;
   }
 
-  long checksum() {
+  @Override
+  public long checksum() {
     return crc.getValue();
   }
 
@@ -53,11 +55,13 @@ final class ComponentOutput extends OutputStream {
     }
   }
 
-  void writeIntRaw(int v) throws IOException {
+  @Override
+  public void writeIntRaw(int v) throws IOException {
     write(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
   }
 
-  void writeLongRaw(long v) throws IOException {
+  @Override
+  public void writeLongRaw(long v) throws IOException {
     writeIntRaw((int) (v >>> 32));
     writeIntRaw((int) v);
   }

@@ -1,9 +1,9 @@
 package dev.talus.sstable;
 
+import dev.talus.io.FileFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.zip.CRC32C;
 
 /**
  * The logical (uncompressed) byte stream of the Data component, cut into fixed-size chunks that are
@@ -77,15 +77,7 @@ final class DataChunkWriter extends OutputStream {
   }
 
   static int chunkChecksum(long generation, long fileOffset, byte[] b, int off, int len) {
-    CRC32C crc = new CRC32C();
-    byte[] seed = new byte[16];
-    for (int i = 0; i < 8; i++) {
-      seed[i] = (byte) (generation >>> (56 - 8 * i));
-      seed[8 + i] = (byte) (fileOffset >>> (56 - 8 * i));
-    }
-    crc.update(seed);
-    crc.update(b, off, len);
-    return (int) crc.getValue();
+    return FileFormat.seededCrc32c(generation, fileOffset, b, off, len);
   }
 
   /** Writes the last partial chunk; returns chunk offsets plus the end offset as the last entry. */

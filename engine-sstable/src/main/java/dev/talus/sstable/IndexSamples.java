@@ -1,6 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import java.io.DataInputStream;
 import java.io.EOFException;

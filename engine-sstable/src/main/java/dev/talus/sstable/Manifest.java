@@ -2,6 +2,7 @@ package dev.talus.sstable;
 
 import dev.talus.data.VarInts;
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
@@ -18,7 +19,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.TreeSet;
-import java.util.zip.CRC32C;
 
 /**
  * Which SSTable generations of one table directory are live: an append-only file ({@code
@@ -179,9 +179,7 @@ public final class Manifest implements Closeable {
   }
 
   private static int crc(byte[] b, int off, int len) {
-    CRC32C c = new CRC32C();
-    c.update(b, off, len);
-    return (int) c.getValue();
+    return FileFormat.crc32c(b, off, len);
   }
 
   /** The live generations, ascending. A copy. */

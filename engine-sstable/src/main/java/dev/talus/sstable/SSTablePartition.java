@@ -2,6 +2,7 @@ package dev.talus.sstable;
 
 import dev.talus.data.ClusteringBytes;
 import dev.talus.data.DeletionTime;
+import dev.talus.data.LookAheadIterator;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
@@ -140,10 +141,9 @@ final class SSTablePartition implements PartitionData {
     return lo - 1;
   }
 
-  private final class Forward implements Iterator<Row> {
+  private final class Forward extends LookAheadIterator<Row> {
     private final Slice slice;
     private final ChunkInput ci;
-    private Row next;
     private boolean done;
 
     Forward(Slice slice) {
@@ -161,8 +161,8 @@ final class SSTablePartition implements PartitionData {
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null && !done) {
+    protected Row computeNext() {
+      while (!done) {
         // Rows before the slice are stepped over, not decoded; once inside, none are before it.
         Row r = read(ci, slice.start());
         if (r == PartitionSerializer.SKIPPED) {
@@ -171,20 +171,10 @@ final class SSTablePartition implements PartitionData {
         if (r == null || ClusteringBytes.compare(r.clustering(), slice.end()) >= 0) {
           done = true;
         } else if (slice.contains(r.clustering())) {
-          next = r;
+          return r;
         }
       }
-      return next != null;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Row r = next;
-      next = null;
-      return r;
+      return null;
     }
   }
 

@@ -3,6 +3,7 @@ package dev.talus.sstable;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import java.io.DataInputStream;
@@ -270,9 +271,7 @@ public final class SSTableReader {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    crc.update(buf.array());
-    if ((int) crc.getValue() != sampleCrcs[i]) {
+    if (FileFormat.crc32c(buf.array(), 0, len) != sampleCrcs[i]) {
       throw new CorruptFileException(path, from, "index block checksum mismatch");
     }
     return buf.array();

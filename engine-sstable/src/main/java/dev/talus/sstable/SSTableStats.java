@@ -7,6 +7,7 @@ import dev.talus.data.LivenessInfo;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
+import dev.talus.io.FileFormat;
 import dev.talus.sstable.SSTableOptions.CommitLogInterval;
 import dev.talus.sstable.SSTableOptions.Compression;
 import java.io.DataInputStream;

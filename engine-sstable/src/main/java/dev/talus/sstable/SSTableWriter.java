@@ -6,6 +6,7 @@ import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
 import dev.talus.data.VarInts;
+import dev.talus.io.FileFormat;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
 import java.io.DataOutputStream;

@@ -1,9 +1,9 @@
 package dev.talus.sstable;
 
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
 
 /**
  * The TOC component: a text file listing the components, readable by people and tools, with a first
@@ -22,9 +22,8 @@ final class Toc {
       sb.append(c.suffix()).append('\n');
     }
     byte[] body = sb.toString().getBytes(StandardCharsets.US_ASCII);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    String footer = String.format("crc32c=%08x", crc.getValue()) + "\n";
+    long crc = Integer.toUnsignedLong(FileFormat.crc32c(body, 0, body.length));
+    String footer = String.format("crc32c=%08x", crc) + "\n";
     byte[] f = footer.getBytes(StandardCharsets.US_ASCII);
     byte[] out = new byte[body.length + f.length];
     System.arraycopy(body, 0, out, 0, body.length);

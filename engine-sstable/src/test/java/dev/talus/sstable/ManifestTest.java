@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
 import dev.talus.io.NioStorageFs;
 import dev.talus.io.StorageFs;
 import java.nio.file.Path;

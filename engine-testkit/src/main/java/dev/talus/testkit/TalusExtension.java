@@ -1,6 +1,5 @@
 package dev.talus.testkit;
 
-import dev.talus.FaultInjector;
 import dev.talus.ManualClock;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;

@@ -1,7 +1,6 @@
 package dev.talus.testkit;
 
 import dev.talus.CommitLogSync;
-import dev.talus.FaultInjector;
 import dev.talus.ManualClock;
 import dev.talus.SSTableSummary;
 import dev.talus.Table;
@@ -71,7 +70,11 @@ public final class TalusTestDb implements AutoCloseable {
     this.clock = clock;
     this.faults = faults;
     this.customizer = customizer;
-    this.db = TalusDb.open(options());
+    this.db = openDb();
+  }
+
+  private TalusDb openDb() {
+    return faults == null ? TalusDb.open(options()) : faults.open(options());
   }
 
   /** A fresh database in a new temporary directory (deleted on close), clock at 2026-01-01. */
@@ -97,8 +100,7 @@ public final class TalusTestDb implements AutoCloseable {
             .commitLogSync(CommitLogSync.PERIODIC)
             .commitLogSegmentBytes(1 << 20)
             .chunkCacheBytes(1 << 20)
-            .readThreads(1)
-            .faultInjector(faults);
+            .readThreads(1);
     customizer.accept(b);
     return b.build();
   }
@@ -295,7 +297,7 @@ public final class TalusTestDb implements AutoCloseable {
       throw new IllegalStateException("this TalusTestDb is closed");
     }
     db.close();
-    db = TalusDb.open(options());
+    db = openDb();
     return db;
   }
 
@@ -391,7 +393,7 @@ public final class TalusTestDb implements AutoCloseable {
       Consumer<TalusOptions.Builder> keepOurs =
           b -> {
             c.accept(b);
-            b.clock(clock).faultInjector(f);
+            b.clock(clock);
           };
       try {
         return new TalusTestDb(dir, owns, clock, f, keepOurs);

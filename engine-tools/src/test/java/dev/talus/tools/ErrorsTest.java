@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.talus.ManualClock;
 import dev.talus.TalusDb;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,32 @@ class ErrorsTest {
     Cli.Result r = Cli.run("stats", dir.toString(), "nope");
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.err()).contains("tables: queue, readings");
+  }
+
+  @Test
+  void dumpOfATableWithADamagedDataFileExitsWith2() throws IOException {
+    Fixtures.write(dir);
+    Path data;
+    try (var s = Files.walk(dir.resolve("tables"))) {
+      data =
+          s.filter(p -> p.getFileName().toString().endsWith("-Data.db"))
+              .filter(p -> p.getParent().getFileName().toString().startsWith("readings-"))
+              .sorted()
+              .findFirst()
+              .orElseThrow();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+      long mid = f.length() / 2;
+      for (int i = 0; i < 8; i++) {
+        f.seek(mid + i);
+        int b = f.read();
+        f.seek(mid + i);
+        f.write(b ^ 0x5A);
+      }
+    }
+    Cli.Result r = Cli.run(args("dump", dir));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("corrupt: ").contains("file:   " + data);
   }
 
   @Test

@@ -1,0 +1,378 @@
+package dev.talus.db;
+
+import dev.talus.CompactionOptions;
+import dev.talus.DirectoryLockedException;
+import dev.talus.InvalidQueryException;
+import dev.talus.InvalidSchemaException;
+import dev.talus.StorageException;
+import dev.talus.TableSchema;
+import dev.talus.TalusOptions;
+import dev.talus.commitlog.CommitLog;
+import dev.talus.commitlog.CommitLogStats;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileLockHandle;
+import dev.talus.io.LockHeldException;
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.StorageFs;
+import dev.talus.request.WriteRequest;
+import dev.talus.runtime.DbContext;
+import dev.talus.schema.Catalog;
+import dev.talus.table.TableHost;
+import dev.talus.table.TableStore;
+import dev.talus.write.MemtableBudget;
+import dev.talus.write.WritePipeline;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One open data directory: its lock, catalogue, tables, commit log, write path and background
+ * threads — the seam through which the public API ({@code TalusDb}) reaches the engine, together
+ * with {@link TableHandle} for each table. Many databases may live in one JVM on different
+ * directories; nothing is static. Thread-safe.
+ */
+public final class Database implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+  static final String LOCK_FILE = "LOCK";
+
+  private final DbContext ctx;
+  private final Path dir;
+  private final FileLockHandle lock;
+  private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
+  private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  private final BackgroundJobs jobs;
+  private final MemtableBudget budget;
+  private final TableHost host = new Host();
+  private Catalog catalog;
+  private CommitLog commitLog;
+  private WritePipeline writes;
+  private long replayedRecords;
+
+  private Database(TalusOptions options, StorageFs fs, FileLockHandle lock) {
+    this.ctx = new DbContext(options, fs);
+    this.dir = options.dataDirectory();
+    this.lock = lock;
+    this.jobs = new BackgroundJobs(ctx, this);
+    this.budget = new MemtableBudget(ctx, jobs);
+  }
+
+  /** Opens (creating if needed) the directory in {@code options}. */
+  public static Database open(TalusOptions options) {
+    return open(options, new NioStorageFs());
+  }
+
+  /** Opens with a given file layer (test support installs one through {@link StorageHook}). */
+  static Database open(TalusOptions options, StorageFs fs) {
+    Path dir = options.dataDirectory();
+    FileLockHandle lock;
+    try {
+      fs.createDirectories(dir);
+      lock = fs.lock(dir.resolve(LOCK_FILE));
+    } catch (LockHeldException e) {
+      throw new DirectoryLockedException(
+          "data directory "
+              + dir
+              + " is already open (in this JVM or another process); close that instance first",
+          e);
+    } catch (IOException e) {
+      throw new StorageException("cannot open data directory " + dir + ": " + e.getMessage(), e);
+    }
+    Database db = new Database(options, fs, lock);
+    try {
+      db.loadTables();
+      db.openCommitLog();
+      return db;
+    } catch (CorruptFileException e) {
+      // damage found while loading the schema, a manifest, an SSTable or the commit log
+      db.close();
+      throw Corruption.translate(e, "cannot load " + dir);
+    } catch (RuntimeException | IOException e) {
+      db.close();
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new StorageException("cannot load " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void loadTables() throws IOException {
+    catalog = Catalog.load(ctx.fs(), dir);
+    for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
+      TableSchema s = e.getValue();
+      TableStore t = TableStore.open(ctx, host, e.getKey(), s, tableDir(e.getKey(), s));
+      register(t);
+    }
+  }
+
+  private void register(TableStore t) {
+    tables.put(t.schema().name(), new TableHandle(this, t, jobs.readThreads()));
+    byId.put(t.id(), t);
+  }
+
+  /**
+   * Replays every commit-log record not yet covered by a table's SSTables, flushes what it
+   * replayed, and lets the log drop the segments nobody needs any more.
+   */
+  private void openCommitLog() {
+    CommitLogReplay replay = new CommitLogReplay(ctx, byId, budget);
+    commitLog = replay.open();
+    replayedRecords = replay.records();
+    writes = new WritePipeline(ctx, commitLog, budget, jobs);
+    replay.finish(commitLog);
+  }
+
+  private Path tableDir(int id, TableSchema s) {
+    return dir.resolve("tables").resolve(s.name() + "-" + id);
+  }
+
+  /** Records replayed from the commit log when this database opened. */
+  public long replayedRecords() {
+    return replayedRecords;
+  }
+
+  public TalusOptions options() {
+    return ctx.options();
+  }
+
+  public InstantSource clock() {
+    return ctx.clock();
+  }
+
+  DbContext context() {
+    return ctx;
+  }
+
+  WritePipeline writes() {
+    return writes;
+  }
+
+  CommitLog commitLog() {
+    return commitLog;
+  }
+
+  BackgroundJobs jobs() {
+    return jobs;
+  }
+
+  /** Every table's state (for the background jobs). */
+  Collection<TableStore> stores() {
+    return byId.values();
+  }
+
+  TableStore store(int id) {
+    return byId.get(id);
+  }
+
+  /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
+  public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
+    ctx.checkOpen();
+    TableHandle existing = tables.get(schema.name());
+    if (existing != null) {
+      if (ifNotExists && existing.schema().equals(schema)) {
+        return existing;
+      }
+      throw new InvalidSchemaException(
+          "table "
+              + schema.name()
+              + " already exists"
+              + (existing.schema().equals(schema)
+                  ? ""
+                  : " with a different schema: " + existing.schema()));
+    }
+    int id = catalog.nextId();
+    Path tdir = tableDir(id, schema);
+    try {
+      ctx.fs().createDirectories(tdir);
+      catalog.put(id, schema);
+    } catch (IOException e) {
+      throw new StorageException("cannot create table " + schema.name() + ": " + e.getMessage(), e);
+    }
+    TableStore store;
+    try {
+      store = TableStore.open(ctx, host, id, schema, tdir);
+    } catch (IOException e) {
+      throw new StorageException("cannot open table " + schema.name() + ": " + e.getMessage(), e);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "cannot open table " + schema.name());
+    }
+    register(store);
+    return tables.get(schema.name());
+  }
+
+  public TableHandle table(String name) {
+    ctx.checkOpen();
+    TableHandle t = tables.get(name);
+    if (t == null) {
+      throw new InvalidQueryException(
+          "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
+    }
+    return t;
+  }
+
+  public TableHandle findTable(String name) {
+    ctx.checkOpen();
+    return tables.get(name);
+  }
+
+  /** Every table, by name. */
+  public Collection<TableHandle> tables() {
+    ctx.checkOpen();
+    List<TableHandle> l = new ArrayList<>(tables.values());
+    l.sort((a, b) -> a.schema().name().compareTo(b.schema().name()));
+    return l;
+  }
+
+  /** Writes several updates, possibly to several tables, as one commit-log record. */
+  public void writeBatch(List<TableHandle> targets, List<WriteRequest> requests) {
+    List<TableStore> stores = new ArrayList<>(targets.size());
+    for (TableHandle h : targets) {
+      stores.add(h.store());
+    }
+    try {
+      writes.write(stores, requests);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "batch");
+    }
+  }
+
+  /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
+  synchronized void setCompaction(TableStore t, CompactionOptions options) {
+    ctx.checkOpen();
+    TableSchema next = t.schema().withCompaction(options);
+    try {
+      catalog.put(t.id(), next);
+    } catch (IOException e) {
+      throw new StorageException("cannot save the schema of " + t.schema().name(), e);
+    }
+    t.schemaChanged(next);
+    jobs.scheduleCompaction(t);
+  }
+
+  /** Pauses background and running compactions at their next partition boundary. */
+  public void pauseCompactions() {
+    ctx.pauseCompactions();
+  }
+
+  public void resumeCompactions() {
+    ctx.resumeCompactions();
+    for (TableStore t : byId.values()) {
+      jobs.scheduleCompaction(t);
+    }
+  }
+
+  public boolean compactionsPaused() {
+    return ctx.compactionsPaused();
+  }
+
+  public CommitLogStats commitLogStats() {
+    return commitLog.stats();
+  }
+
+  /** Bytes in every table's memtables. */
+  public long memtableBytes() {
+    return budget.used();
+  }
+
+  public boolean isClosed() {
+    return ctx.isClosed();
+  }
+
+  public void checkOpen() {
+    ctx.checkOpen();
+  }
+
+  /**
+   * Stops as a killed process would: background work is cancelled, nothing is flushed or synced,
+   * the commit log is abandoned and the directory unlocked. For crash tests (with a fault injector
+   * underneath, through {@link StorageHook}); the data directory is left exactly as a crash would
+   * leave it.
+   */
+  synchronized void crash() {
+    if (ctx.isClosed()) {
+      return;
+    }
+    ctx.markClosed();
+    jobs.stopFlushesAndCompactions(true);
+    if (commitLog != null) {
+      commitLog.abandon();
+    }
+    for (TableStore t : byId.values()) {
+      t.close();
+    }
+    jobs.stopReads(false);
+    try {
+      lock.close();
+    } catch (IOException e) {
+      LOG.warn("Releasing the lock of {} after a simulated crash failed", dir, e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (ctx.isClosed()) {
+      return;
+    }
+    // Nothing is flushed: the commit log holds every acknowledged write and the next open
+    // replays it. In-flight writes finish before the log closes (it waits for them).
+    RuntimeException failure = null;
+    ctx.markClosed();
+    // never shutdownNow(): interrupting a compaction would close channels readers share
+    jobs.stopFlushesAndCompactions(false);
+    if (commitLog != null) {
+      try {
+        commitLog.close();
+      } catch (RuntimeException e) {
+        failure = e;
+        LOG.error("Closing the commit log of {} failed", dir, e);
+      }
+    }
+    for (TableStore t : byId.values()) {
+      t.close();
+    }
+    jobs.stopReads(true);
+    try {
+      lock.close();
+    } catch (IOException e) {
+      throw new StorageException("cannot release the lock of " + dir, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** What each table needs from its database. */
+  private final class Host implements TableHost {
+    @Override
+    public long commitLogPosition() {
+      return CommitLogReplay.encode(commitLog.currentPosition());
+    }
+
+    @Override
+    public void markFlushed(int tableId, long upTo) {
+      commitLog.markFlushed(tableId, CommitLogReplay.decode(upTo));
+    }
+
+    @Override
+    public void memoryFreed(long bytes) {
+      budget.freed(bytes);
+    }
+
+    @Override
+    public void flushed(TableStore table) {
+      jobs.scheduleCompaction(table);
+    }
+
+    @Override
+    public void compacted(TableStore table) {
+      jobs.scheduleCompaction(table);
+    }
+  }
+}

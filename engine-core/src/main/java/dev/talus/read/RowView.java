@@ -1,0 +1,146 @@
+package dev.talus.read;
+
+import dev.talus.InvalidQueryException;
+import dev.talus.ResultRow;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * A decoded result row: values, write times and TTLs in arrays indexed by the position of their
+ * column in the projection, with the name-to-position map shared by every row of a read (a {@link
+ * Shape}). Immutable and thread-safe.
+ */
+final class RowView implements ResultRow {
+  /** The selected columns of a read and where each name's value sits. Immutable. */
+  static final class Shape {
+    private final List<String> columns;
+    private final Map<String, Integer> index;
+
+    Shape(List<String> columns) {
+      this.columns = List.copyOf(columns);
+      Map<String, Integer> m = new HashMap<>();
+      for (int i = 0; i < this.columns.size(); i++) {
+        m.putIfAbsent(this.columns.get(i), i);
+      }
+      this.index = Map.copyOf(m);
+    }
+
+    int size() {
+      return columns.size();
+    }
+  }
+
+  private static final long NO_WRITE_TIME = Long.MIN_VALUE;
+  private static final int NO_TTL = Integer.MIN_VALUE;
+
+  private final Shape shape;
+  private final Object[] values;
+  private final long[] writeTimes;
+  private final int[] ttls;
+
+  /**
+   * {@code values}, {@code writeTimes} and {@code ttls} are indexed like the shape's columns;
+   * ownership passes to the view. {@code writeTimes} holds {@link Long#MIN_VALUE} and {@code ttls}
+   * {@link Integer#MIN_VALUE} where there is none; either array may be null when none has one.
+   */
+  RowView(Shape shape, Object[] values, long[] writeTimes, int[] ttls) {
+    this.shape = shape;
+    this.values = values;
+    this.writeTimes = writeTimes;
+    this.ttls = ttls;
+  }
+
+  static long noWriteTime() {
+    return NO_WRITE_TIME;
+  }
+
+  static int noTtl() {
+    return NO_TTL;
+  }
+
+  @Override
+  public List<String> columns() {
+    return shape.columns;
+  }
+
+  private int check(String column) {
+    Integer i = shape.index.get(column);
+    if (i == null) {
+      throw new InvalidQueryException(
+          "column " + column + " is not in this result; selected columns are " + shape.columns);
+    }
+    return i;
+  }
+
+  @Override
+  public Object get(String column) {
+    Object v = values[check(column)];
+    return v instanceof byte[] b ? b.clone() : v;
+  }
+
+  @Override
+  public <T> T get(String column, Class<T> type) {
+    Object v = get(column);
+    if (v == null) {
+      return null;
+    }
+    if (!type.isInstance(v)) {
+      throw new InvalidQueryException(
+          "column "
+              + column
+              + " holds a "
+              + v.getClass().getSimpleName()
+              + ", not a "
+              + type.getSimpleName());
+    }
+    return type.cast(v);
+  }
+
+  @Override
+  public Long writeTime(String column) {
+    int i = check(column);
+    return writeTimes == null || writeTimes[i] == NO_WRITE_TIME ? null : writeTimes[i];
+  }
+
+  @Override
+  public Integer ttl(String column) {
+    int i = check(column);
+    return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
+  }
+
+  private Object value(String column) {
+    Integer i = shape.index.get(column);
+    return i == null ? null : values[i];
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof RowView r) || !r.shape.columns.equals(shape.columns)) {
+      return false;
+    }
+    for (String c : shape.columns) {
+      if (!java.util.Objects.deepEquals(value(c), r.value(c))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public int hashCode() {
+    return shape.columns.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    StringJoiner j = new StringJoiner(", ", "{", "}");
+    for (String c : shape.columns) {
+      Object v = value(c);
+      j.add(c + "=" + (v instanceof byte[] b ? Arrays.toString(b) : v));
+    }
+    return j.toString();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.talus.read;
+
+import dev.talus.data.PartitionData;
+import dev.talus.data.PartitionKey;
+import dev.talus.data.Slice;
+import dev.talus.memtable.MemPartition;
+import dev.talus.sstable.SSTableReader;
+import dev.talus.table.TableMetrics;
+import dev.talus.table.TableView;
+import dev.talus.table.ViewTracker;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Chooses the sources one read of one partition merges: the memtables holding the key, and the
+ * SSTables whose key range holds it and whose Bloom filter and partition index find it, each
+ * referenced so a compaction cannot delete it under the read. Stateless.
+ */
+final class SSTableSelector {
+  private SSTableSelector() {}
+
+  /**
+   * The sources of one partition for a read of {@code slice}. An SSTable whose rows all lie outside
+   * the slice and that holds no partition or range deletion cannot change the result and is not
+   * looked at (Cassandra skips SSTables by clustering range the same way).
+   */
+  static ReadSnapshot snapshot(
+      ViewTracker tracker, TableMetrics metrics, PartitionKey key, Slice slice) {
+    while (true) {
+      TableView v = tracker.current();
+      List<SSTableReader> refs = new ArrayList<>();
+      boolean complete = true;
+      for (SSTableReader r : v.sstables()) {
+        if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+          continue;
+        }
+        if (slice != Slice.ALL && outsideClusteringRange(r, slice)) {
+          continue;
+        }
+        if (!r.tryRef()) {
+          complete = false;
+          break;
+        }
+        refs.add(r);
+      }
+      if (!complete) {
+        refs.forEach(SSTableReader::release);
+        continue; // a compaction replaced a file meanwhile; take the new view
+      }
+      List<PartitionData> sources = new ArrayList<>();
+      MemPartition p = v.active().get(key);
+      if (p != null) {
+        sources.add(p);
+      }
+      for (int i = v.flushing().size() - 1; i >= 0; i--) {
+        MemPartition f = v.flushing().get(i).get(key);
+        if (f != null) {
+          sources.add(f);
+        }
+      }
+      Map<PartitionData, Long> generations = new IdentityHashMap<>();
+      try {
+        for (SSTableReader r : refs) {
+          metrics.bloomLookup();
+          if (r.mayContain(key)) {
+            PartitionData d = r.partition(key);
+            if (d != null) {
+              sources.add(d);
+              generations.put(d, r.generation());
+            } else {
+              metrics.bloomFalsePositive();
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        refs.forEach(SSTableReader::release);
+        throw e;
+      }
+      return new ReadSnapshot(sources, refs, generations);
+    }
+  }
+
+  private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {
+    var stats = r.stats();
+    if (stats.partitionDeletions() > 0 || stats.rangeTombstones() > 0) {
+      return false;
+    }
+    byte[] min = stats.minClustering();
+    byte[] max = stats.maxClustering();
+    return min != null && max != null && !slice.intersects(min, max);
+  }
+}

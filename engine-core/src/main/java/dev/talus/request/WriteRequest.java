@@ -1,0 +1,21 @@
+package dev.talus.request;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** A write as the user described it, before validation. Internal. */
+public record WriteRequest(
+    Kind kind,
+    List<Restriction> where,
+    Map<String, Object> values,
+    List<String> deleteColumns,
+    Duration ttl,
+    Long timestamp) {
+  /** INSERT creates row liveness; UPDATE writes cells only; DELETE writes tombstones. */
+  public enum Kind {
+    INSERT,
+    UPDATE,
+    DELETE
+  }
+}

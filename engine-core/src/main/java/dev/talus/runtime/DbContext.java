@@ -1,0 +1,151 @@
+package dev.talus.runtime;
+
+import dev.talus.TalusClosedException;
+import dev.talus.TalusOptions;
+import dev.talus.compaction.CompactionInterruptedException;
+import dev.talus.compaction.Throttle;
+import dev.talus.io.StorageFs;
+import dev.talus.metrics.MetricsEvents;
+import dev.talus.sstable.ChunkCache;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one open database hands its parts, so that none of them calls back up into the database: the
+ * options, the clock and the write timestamps drawn from it, the file layer, the chunk cache shared
+ * by every table, the compaction throttle and pause gate, the metrics listener, and whether the
+ * database is still open. Created by the database at open; thread-safe.
+ */
+public final class DbContext {
+  private final TalusOptions options;
+  private final StorageFs fs;
+  private final Path dir;
+  private final InstantSource clock;
+  private final ChunkCache chunkCache;
+  private final Throttle compactionThrottle;
+  private final MetricsEvents metrics;
+  private final AtomicLong lastTimestamp = new AtomicLong(Long.MIN_VALUE);
+  private final Object pauseMonitor = new Object();
+  private volatile boolean compactionsPaused;
+  private volatile boolean closed;
+
+  public DbContext(TalusOptions options, StorageFs fs) {
+    this.options = options;
+    this.fs = fs;
+    this.dir = options.dataDirectory();
+    this.clock = options.clock();
+    this.metrics = new MetricsEvents(options.metricsListener());
+    this.chunkCache = ChunkCache.create(options.chunkCacheBytes());
+    this.compactionThrottle = Throttle.ofMibPerSecond(options.compactionThroughputMibPerSec());
+  }
+
+  public TalusOptions options() {
+    return options;
+  }
+
+  public StorageFs fs() {
+    return fs;
+  }
+
+  /** The data directory. */
+  public Path directory() {
+    return dir;
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  public ChunkCache chunkCache() {
+    return chunkCache;
+  }
+
+  public Throttle compactionThrottle() {
+    return compactionThrottle;
+  }
+
+  /** Where metric events go (never throws). */
+  public MetricsEvents metrics() {
+    return metrics;
+  }
+
+  /** Microseconds from the clock, strictly increasing within this database. */
+  public long nextTimestamp() {
+    Instant now = clock.instant();
+    long micros =
+        Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
+    return lastTimestamp.updateAndGet(last -> Math.max(micros, last + 1));
+  }
+
+  public long nowSeconds() {
+    return clock.instant().getEpochSecond();
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * @throws TalusClosedException once the database is closed (or crashed)
+   */
+  public void checkOpen() {
+    if (closed) {
+      throw new TalusClosedException(
+          "the database at " + dir + " is closed; open it again with TalusDb.open");
+    }
+  }
+
+  /** The database is closing: every later {@link #checkOpen()} throws, compactions stop. */
+  public void markClosed() {
+    closed = true;
+    synchronized (pauseMonitor) {
+      pauseMonitor.notifyAll();
+    }
+  }
+
+  /**
+   * Between partitions of every compaction: blocks while compactions are paused and cancels the
+   * compaction when the database closes. Compactions are never interrupted: an interrupt would
+   * close file channels that readers share.
+   */
+  public void compactionCheckpoint() {
+    if (closed) {
+      throw new CompactionInterruptedException("the database is closing");
+    }
+    if (!compactionsPaused) {
+      return;
+    }
+    synchronized (pauseMonitor) {
+      while (compactionsPaused && !closed) {
+        try {
+          pauseMonitor.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new CompactionInterruptedException("interrupted");
+        }
+      }
+    }
+    if (closed) {
+      throw new CompactionInterruptedException("the database is closing");
+    }
+  }
+
+  /** Pauses background and running compactions at their next partition boundary. */
+  public void pauseCompactions() {
+    compactionsPaused = true;
+  }
+
+  /** Lets paused compactions go on (the caller schedules background ones again). */
+  public void resumeCompactions() {
+    synchronized (pauseMonitor) {
+      compactionsPaused = false;
+      pauseMonitor.notifyAll();
+    }
+  }
+
+  public boolean compactionsPaused() {
+    return compactionsPaused;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.talus.schema;
+
+import dev.talus.TableSchema;
+import dev.talus.io.StorageFs;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The catalogue of a data directory: every table's id and schema, persisted in {@code schema.db}
+ * ({@link SchemaStore}). A change is saved before it is taken: if the save fails, the catalogue is
+ * unchanged. Not thread-safe; the database serialises schema changes.
+ */
+public final class Catalog {
+  private final StorageFs fs;
+  private final Path dir;
+  private final TreeMap<Integer, TableSchema> schemas;
+
+  private Catalog(StorageFs fs, Path dir, Map<Integer, TableSchema> schemas) {
+    this.fs = fs;
+    this.dir = dir;
+    this.schemas = new TreeMap<>(schemas);
+  }
+
+  /** The catalogue stored in {@code dir}, empty for a new directory. */
+  public static Catalog load(StorageFs fs, Path dir) throws IOException {
+    return new Catalog(fs, dir, SchemaStore.load(fs, dir));
+  }
+
+  /** Table id → schema, in id order. */
+  public Map<Integer, TableSchema> tables() {
+    return Collections.unmodifiableMap(schemas);
+  }
+
+  /** The id the next new table gets. */
+  public int nextId() {
+    return schemas.isEmpty() ? 1 : schemas.lastKey() + 1;
+  }
+
+  /** Saves the catalogue with table {@code id} added or replaced, then takes the change. */
+  public void put(int id, TableSchema schema) throws IOException {
+    Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+    next.put(id, schema);
+    SchemaStore.save(fs, dir, next);
+    schemas.put(id, schema);
+  }
+}

@@ -1,0 +1,219 @@
+package dev.talus.schema;
+
+import dev.talus.ClusteringOrder;
+import dev.talus.ColumnDef;
+import dev.talus.CompactionOptions;
+import dev.talus.Compression;
+import dev.talus.DataType;
+import dev.talus.TableSchema;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import dev.talus.io.WritableFile;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Persists every table's schema in {@code schema.db}: magic, version, the tables, and a CRC32C of
+ * everything before it ({@link FileFormat}'s trailer). Rewritten whole on each change through a
+ * temporary file, a sync, an atomic rename and a directory sync, so a crash leaves the old or the
+ * new schema. Not thread-safe; the engine serialises schema changes.
+ */
+public final class SchemaStore {
+  public static final String FILE = "schema.db";
+  private static final int MAGIC = 0x544C5343; // "TLSC"
+  private static final int VERSION = 2;
+
+  /** Version 1 had no partition guardrails; it is still read. */
+  private static final int VERSION_1 = 1;
+
+  private SchemaStore() {}
+
+  /** Table id → schema, or empty for a new directory. */
+  public static Map<Integer, TableSchema> load(StorageFs fs, Path dir) throws IOException {
+    Path file = dir.resolve(FILE);
+    Map<Integer, TableSchema> out = new TreeMap<>();
+    if (!fs.exists(file)) {
+      return out;
+    }
+    byte[] all;
+    try (ReadableFile f = fs.openForRead(file)) {
+      long size = f.size();
+      if (size < 12 || size > (64 << 20)) {
+        throw corrupt(file, 0, "implausible size " + size);
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) size);
+      f.read(b, 0);
+      all = b.array();
+    }
+    int body = FileFormat.checkCrcTrailer(file, all, "schema file is damaged: ");
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, body))) {
+      if (in.readInt() != MAGIC) {
+        throw corrupt(file, 0, "not a Talus schema file (bad magic)");
+      }
+      int version = in.readInt();
+      if (version != VERSION && version != VERSION_1) {
+        throw corrupt(file, 4, "unsupported schema format version " + version);
+      }
+      int n = in.readInt();
+      for (int i = 0; i < n; i++) {
+        int id = in.readInt();
+        out.put(id, readSchema(in, version));
+      }
+    }
+    return out;
+  }
+
+  public static void save(StorageFs fs, Path dir, Map<Integer, TableSchema> tables)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(MAGIC);
+      out.writeInt(VERSION);
+      out.writeInt(tables.size());
+      for (Map.Entry<Integer, TableSchema> e : tables.entrySet()) {
+        out.writeInt(e.getKey());
+        writeSchema(out, e.getValue());
+      }
+    }
+    ByteBuffer all = FileFormat.withCrcTrailer(bytes.toByteArray());
+    Path tmp = dir.resolve(FILE + ".tmp");
+    fs.delete(tmp);
+    try (WritableFile f = fs.create(tmp)) {
+      f.write(all);
+      f.sync();
+    }
+    fs.rename(tmp, dir.resolve(FILE));
+    fs.syncDirectory(dir);
+  }
+
+  private static CorruptFileException corrupt(Path file, long offset, String what) {
+    return new CorruptFileException(file, offset, "schema file is damaged: " + what);
+  }
+
+  private static void writeSchema(DataOutputStream out, TableSchema s) throws IOException {
+    out.writeUTF(s.name());
+    List<ColumnDef> cols = s.columns();
+    out.writeInt(cols.size());
+    for (ColumnDef c : cols) {
+      out.writeUTF(c.name());
+      out.writeUTF(c.type().name());
+      out.writeUTF(c.kind().name());
+      out.writeUTF(c.order().name());
+    }
+    out.writeLong(s.defaultTimeToLive().getSeconds());
+    out.writeLong(s.gcGrace().getSeconds());
+    CompactionOptions c = s.compaction();
+    out.writeUTF(c.strategy().name());
+    out.writeInt(c.minThreshold());
+    out.writeInt(c.maxThreshold());
+    out.writeDouble(c.bucketLow());
+    out.writeDouble(c.bucketHigh());
+    out.writeLong(c.minSSTableSizeBytes());
+    out.writeLong(c.sstableSizeBytes());
+    out.writeInt(c.fanout());
+    out.writeUTF(c.windowUnit().name());
+    out.writeInt(c.windowSize());
+    out.writeDouble(c.tombstoneThreshold());
+    out.writeLong(c.tombstoneCompactionInterval().getSeconds());
+    out.writeBoolean(c.uncheckedTombstoneCompaction());
+    out.writeUTF(s.compression().name());
+    out.writeDouble(s.bloomFilterFpChance());
+    out.writeInt(s.tombstoneWarnThreshold());
+    out.writeInt(s.tombstoneFailureThreshold());
+    writeOptionalLong(out, s.partitionSizeWarnBytes());
+    writeOptionalLong(out, s.partitionSizeFailBytes());
+    writeOptionalLong(out, s.partitionRowsWarn());
+    writeOptionalLong(out, s.partitionRowsFail());
+  }
+
+  /** -1 stands for null ("use the engine default"); thresholds are never negative. */
+  private static void writeOptionalLong(DataOutputStream out, Long v) throws IOException {
+    out.writeLong(v == null ? -1 : v);
+  }
+
+  private static Long readOptionalLong(DataInputStream in) throws IOException {
+    long v = in.readLong();
+    return v < 0 ? null : v;
+  }
+
+  private static TableSchema readSchema(DataInputStream in, int version) throws IOException {
+    TableSchema.Builder b = TableSchema.builder(in.readUTF());
+    int n = in.readInt();
+    List<ColumnDef> cols = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      cols.add(
+          new ColumnDef(
+              in.readUTF(),
+              DataType.valueOf(in.readUTF()),
+              ColumnDef.Kind.valueOf(in.readUTF()),
+              ClusteringOrder.valueOf(in.readUTF())));
+    }
+    for (ColumnDef c : cols) {
+      switch (c.kind()) {
+        case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
+        case CLUSTERING -> b.clusteringColumn(c.name(), c.type(), c.order());
+        case REGULAR -> b.column(c.name(), c.type());
+      }
+    }
+    b.defaultTimeToLive(Duration.ofSeconds(in.readLong()));
+    b.gcGrace(Duration.ofSeconds(in.readLong()));
+    CompactionOptions.Strategy strategy = CompactionOptions.Strategy.valueOf(in.readUTF());
+    int minT = in.readInt();
+    int maxT = in.readInt();
+    double low = in.readDouble();
+    double high = in.readDouble();
+    long minSize = in.readLong();
+    long sstableSize = in.readLong();
+    int fanout = in.readInt();
+    ChronoUnit unit = ChronoUnit.valueOf(in.readUTF());
+    int windowSize = in.readInt();
+    double tombThreshold = in.readDouble();
+    long tombInterval = in.readLong();
+    boolean unchecked = in.readBoolean();
+    CompactionOptions.Builder cb =
+        switch (strategy) {
+          case SIZE_TIERED ->
+              CompactionOptions.sizeTiered()
+                  .minThreshold(minT)
+                  .maxThreshold(maxT)
+                  .bucketLow(low)
+                  .bucketHigh(high)
+                  .minSSTableSizeBytes(minSize);
+          case LEVELED -> CompactionOptions.leveled().sstableSizeBytes(sstableSize).fanout(fanout);
+          case TIME_WINDOW ->
+              CompactionOptions.timeWindow()
+                  .windowUnit(unit)
+                  .windowSize(windowSize)
+                  .minThreshold(minT)
+                  .maxThreshold(maxT);
+        };
+    b.compaction(
+        cb.tombstoneThreshold(tombThreshold)
+            .tombstoneCompactionInterval(Duration.ofSeconds(tombInterval))
+            .uncheckedTombstoneCompaction(unchecked)
+            .build());
+    b.compression(Compression.valueOf(in.readUTF()));
+    b.bloomFilterFpChance(in.readDouble());
+    int warn = in.readInt();
+    int fail = in.readInt();
+    b.tombstoneThresholds(warn, fail);
+    if (version >= VERSION) {
+      b.partitionSizeThresholds(readOptionalLong(in), readOptionalLong(in));
+      b.partitionRowsThresholds(readOptionalLong(in), readOptionalLong(in));
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,129 @@
+package dev.talus.table;
+
+import dev.talus.StorageException;
+import dev.talus.data.PartitionMerger;
+import dev.talus.data.Slice;
+import dev.talus.memtable.MemPartition;
+import dev.talus.memtable.Memtable;
+import dev.talus.runtime.DbContext;
+import dev.talus.sstable.SSTableReader;
+import dev.talus.sstable.SSTableWriter;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Flushes one table: under the write barrier for an instant it seals the memtable taking writes at
+ * a commit-log position and swaps in a fresh one; then it writes each sealed memtable, oldest first
+ * and one at a time, to an SSTable (merged first, so shadowed data is not written), makes it live
+ * through the {@link ViewTracker}, and tells the database which commit-log records the table no
+ * longer needs. Thread-safe.
+ */
+final class Flusher {
+  private final TableStore table;
+  private final DbContext ctx;
+  private final TableHost host;
+
+  /** Flushes of this table run one at a time so they complete in order. */
+  private final ReentrantLock flushLock = new ReentrantLock();
+
+  Flusher(TableStore table, DbContext ctx, TableHost host) {
+    this.table = table;
+    this.ctx = ctx;
+    this.host = host;
+  }
+
+  /**
+   * Flushes the memtable taking writes now (and any earlier one still pending) into an SSTable.
+   * Writes go on into a fresh memtable meanwhile; reads see both. Returns when the SSTable is live.
+   */
+  void flush() {
+    ctx.checkOpen();
+    ViewTracker tracker = table.tracker();
+    table.lockMemtableSwitch();
+    try {
+      TableView v = tracker.current();
+      if (v.active().isEmpty() && v.flushing().isEmpty()) {
+        return;
+      }
+      Memtable sealed = v.active();
+      if (!sealed.isEmpty()) {
+        // No write of this table is in flight (we hold the barrier), and the log hands out
+        // positions in order, so every later write of this table lands after this position.
+        long position = host.commitLogPosition();
+        sealed.setCommitLogUpper(position);
+        Memtable fresh = new Memtable();
+        fresh.setCommitLogLower(position);
+        tracker.switchMemtable(fresh);
+      }
+    } finally {
+      table.unlockMemtableSwitch();
+    }
+    flushPending();
+  }
+
+  /** Writes every sealed memtable, oldest first. */
+  private void flushPending() {
+    flushLock.lock();
+    try {
+      while (true) {
+        List<Memtable> pending = table.tracker().current().flushing();
+        if (pending.isEmpty()) {
+          return;
+        }
+        flushOne(pending.get(0));
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  private void flushOne(Memtable m) {
+    SSTableReader reader = null;
+    String name = table.schema().name();
+    if (!m.isEmpty()) {
+      try {
+        long gen = table.manifest().newGeneration();
+        try (SSTableWriter w =
+            SSTableWriter.create(
+                ctx.fs(),
+                table.directory(),
+                gen,
+                Math.max(1, m.partitionCount()),
+                table.sstableOptions(0).toBuilder()
+                    .commitLogInterval(Math.max(0, m.commitLogLower()), m.commitLogUpper())
+                    .build())) {
+          for (MemPartition p : m.partitions()) {
+            PartitionMerger.Merged merged =
+                PartitionMerger.merge(p.key(), List.of(p), Slice.ALL, false);
+            w.append(
+                p.key(),
+                merged.partitionDeletion(),
+                merged.rangeDeletions().intervals(),
+                merged.rows());
+          }
+          w.prepareToCommit();
+          w.commit();
+        }
+        reader = SSTableReader.open(ctx.fs(), table.directory(), gen, ctx.chunkCache());
+        table.tracker().flushCommitted(reader);
+        ctx.metrics().flush(name, reader.onDiskSize());
+      } catch (IOException e) {
+        if (reader != null) {
+          reader.release();
+        }
+        throw new StorageException("flush of table " + name + " failed: " + e.getMessage(), e);
+      }
+    }
+    SSTableReader result = reader;
+    table.tracker().flushed(m, result);
+    host.memoryFreed(m.liveBytes());
+    table.metrics().flushes.incrementAndGet();
+    host.markFlushed(table.id(), m.commitLogUpper());
+    if (result != null) {
+      table.metrics().flushed(result.onDiskSize());
+      table.compactions().checkOutOfOrder(result);
+      host.flushed(table);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.talus.table;
+
+import dev.talus.Percentiles;
+import dev.talus.metrics.Histogram;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The counters and latency histograms of one table, as {@code nodetool tablestats} shows them: the
+ * write path, the read path and the flusher record into them; {@link TableInspector} reads them.
+ * Thread-safe.
+ */
+public final class TableMetrics {
+  final AtomicLong writes = new AtomicLong();
+  final AtomicLong reads = new AtomicLong();
+  final AtomicLong sstablesRead = new AtomicLong();
+  final AtomicLong flushes = new AtomicLong();
+  final AtomicLong bytesFlushed = new AtomicLong();
+  private final AtomicInteger lastReadTombstones = new AtomicInteger();
+  final AtomicLong bloomLookups = new AtomicLong();
+  final AtomicLong bloomFalsePositives = new AtomicLong();
+  final AtomicLong tombstoneWarnings = new AtomicLong();
+  final Histogram writeLatency = new Histogram();
+  final Histogram readLatency = new Histogram();
+  final Histogram sourcesPerRead = new Histogram();
+  final Histogram tombstonesPerRead = new Histogram();
+
+  /** A write was applied to the memtable. */
+  void written() {
+    writes.incrementAndGet();
+  }
+
+  /** Records a write's latency since {@code startNanos} ({@link Histogram#startTimer()}). */
+  public long writeLatencySince(long startNanos) {
+    return writeLatency.recordSinceMicros(startNanos);
+  }
+
+  /** A read started (counted before it runs, retries included). */
+  public void readStarted() {
+    reads.incrementAndGet();
+  }
+
+  /** Records a read's latency since {@code startNanos}; returns it in microseconds. */
+  public long readLatencySince(long startNanos) {
+    return readLatency.recordSinceMicros(startNanos);
+  }
+
+  /** A read scanned {@code tombstones} tombstones in all. */
+  public void readDone(int tombstones) {
+    lastReadTombstones.set(tombstones);
+    tombstonesPerRead.record(tombstones);
+  }
+
+  /** A read of one partition merged {@code n} sources. */
+  public void sourcesRead(int n) {
+    sstablesRead.addAndGet(n);
+    sourcesPerRead.record(n);
+  }
+
+  /** A read crossed the tombstone warning threshold. */
+  public void tombstoneWarning() {
+    tombstoneWarnings.incrementAndGet();
+  }
+
+  /** An SSTable's Bloom filter was asked for a key. */
+  public void bloomLookup() {
+    bloomLookups.incrementAndGet();
+  }
+
+  /** The Bloom filter said maybe, the index said no. */
+  public void bloomFalsePositive() {
+    bloomFalsePositives.incrementAndGet();
+  }
+
+  void flushed(long sstableBytes) {
+    bytesFlushed.addAndGet(sstableBytes);
+  }
+
+  public long writeCount() {
+    return writes.get();
+  }
+
+  public long readCount() {
+    return reads.get();
+  }
+
+  public long flushCount() {
+    return flushes.get();
+  }
+
+  /** Tombstones the most recent read scanned. */
+  public int lastReadTombstones() {
+    return lastReadTombstones.get();
+  }
+
+  static Percentiles percentiles(Histogram h) {
+    return new Percentiles(
+        h.count(),
+        h.percentile(50),
+        h.percentile(75),
+        h.percentile(95),
+        h.percentile(98),
+        h.percentile(99),
+        h.max());
+  }
+}

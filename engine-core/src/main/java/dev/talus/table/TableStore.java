@@ -1,0 +1,280 @@
+package dev.talus.table;
+
+import dev.talus.TableSchema;
+import dev.talus.data.PartitionUpdate;
+import dev.talus.io.CorruptFileException;
+import dev.talus.memtable.Memtable;
+import dev.talus.runtime.DbContext;
+import dev.talus.schema.KeyCodec;
+import dev.talus.sstable.Manifest;
+import dev.talus.sstable.SSTableOptions;
+import dev.talus.sstable.SSTableReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One table's state: its schema, key codec and directory, its live set (held by the {@link
+ * ViewTracker}) and manifest, the write barrier, and the parts that work on them — the {@link
+ * Flusher}, the {@link TableCompactions}, the {@link PartitionGuardrails}, the {@link Quarantine}
+ * and the {@link TableMetrics}. The write path ({@code dev.talus.write}) and the read path ({@code
+ * dev.talus.read}) work on a table through it. Thread-safe: any number of threads may write and
+ * read at once; flushes of one table run one at a time, in order.
+ */
+public final class TableStore {
+  private static final Logger LOG = LoggerFactory.getLogger(TableStore.class);
+
+  private final DbContext ctx;
+  private final int id;
+  private volatile TableSchema schema;
+  private final KeyCodec keys;
+  private final Path directory;
+  private final Manifest manifest;
+  private final ViewTracker tracker;
+  private final TableMetrics metrics = new TableMetrics();
+  private final PartitionGuardrails guardrails;
+  private final TableCompactions compactions;
+  private final Quarantine quarantine;
+  private final Flusher flusher;
+  private final long replayFrom;
+
+  /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+
+  /** True while a background flush of this table is queued, so one is queued at most. */
+  private final AtomicBoolean flushQueued = new AtomicBoolean();
+
+  private TableStore(
+      DbContext ctx,
+      TableHost host,
+      int id,
+      TableSchema schema,
+      Path directory,
+      Manifest manifest,
+      List<SSTableReader> sstables,
+      Quarantine quarantine) {
+    this.ctx = ctx;
+    this.quarantine = quarantine;
+    this.id = id;
+    this.schema = schema;
+    this.keys = new KeyCodec(schema);
+    this.directory = directory;
+    this.manifest = manifest;
+    long covered = Long.MIN_VALUE;
+    for (SSTableReader r : sstables) {
+      SSTableOptions.CommitLogInterval i = r.stats().commitLogInterval();
+      if (i != null) {
+        covered = Math.max(covered, i.upper());
+      }
+    }
+    this.replayFrom = covered;
+    Memtable first = new Memtable();
+    first.setCommitLogLower(covered);
+    this.tracker = new ViewTracker(manifest, new TableView(first, List.of(), sstables));
+    this.guardrails = new PartitionGuardrails(this, ctx.options(), ctx.metrics());
+    this.compactions = new TableCompactions(this, ctx, host);
+    this.flusher = new Flusher(this, ctx, host);
+  }
+
+  /** Opens a table directory: its manifest, removing crash leftovers, and its live SSTables. */
+  public static TableStore open(DbContext ctx, TableHost host, int id, TableSchema schema, Path dir)
+      throws IOException {
+    ctx.fs().createDirectories(dir);
+    Manifest manifest = Manifest.open(ctx.fs(), dir);
+    Quarantine quarantine = new Quarantine(ctx, dir, schema.name());
+    List<SSTableReader> readers = new ArrayList<>();
+    try {
+      for (Path leftover : manifest.deleteUnlistedFiles()) {
+        LOG.info("Removed leftover file {} of table {}", leftover.getFileName(), schema.name());
+      }
+      for (long gen : manifest.liveGenerations().descendingSet()) {
+        try {
+          readers.add(SSTableReader.open(ctx.fs(), dir, gen, ctx.chunkCache()));
+        } catch (CorruptFileException e) {
+          if (!quarantine.atOpen(manifest, gen, e)) {
+            throw e;
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      readers.forEach(SSTableReader::release);
+      manifest.close();
+      throw e;
+    }
+    return new TableStore(ctx, host, id, schema, dir, manifest, readers, quarantine);
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public TableSchema schema() {
+    return schema;
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  public KeyCodec keys() {
+    return keys;
+  }
+
+  /** The live set: read it with {@link ViewTracker#current()}. */
+  public ViewTracker tracker() {
+    return tracker;
+  }
+
+  Manifest manifest() {
+    return manifest;
+  }
+
+  public TableMetrics metrics() {
+    return metrics;
+  }
+
+  public PartitionGuardrails guardrails() {
+    return guardrails;
+  }
+
+  public TableCompactions compactions() {
+    return compactions;
+  }
+
+  public Quarantine quarantine() {
+    return quarantine;
+  }
+
+  /** Set while a background flush of this table is queued (the database queues one at most). */
+  public AtomicBoolean flushQueued() {
+    return flushQueued;
+  }
+
+  /** Switches the compaction strategy; the schema file was already rewritten by the database. */
+  public void schemaChanged(TableSchema newSchema) {
+    this.schema = newSchema;
+    compactions.strategyChanged(newSchema.compaction());
+  }
+
+  // ---------------- the write barrier
+
+  /** Holds off memtable switches while a write logs and applies (several: in table-id order). */
+  public void lockWrites() {
+    switchLock.readLock().lock();
+  }
+
+  public void unlockWrites() {
+    switchLock.readLock().unlock();
+  }
+
+  void lockMemtableSwitch() {
+    switchLock.writeLock().lock();
+  }
+
+  void unlockMemtableSwitch() {
+    switchLock.writeLock().unlock();
+  }
+
+  /**
+   * Applies an update already in the commit log; the caller holds {@link #lockWrites}. Returns the
+   * memtable bytes it added.
+   */
+  public long applyLogged(PartitionUpdate u) {
+    long bytes = tracker.current().active().apply(u);
+    metrics.written();
+    return bytes;
+  }
+
+  /** Applies an update replayed from the commit log (not logged again); returns its bytes. */
+  public long applyReplayed(PartitionUpdate u) {
+    return tracker.current().active().apply(u);
+  }
+
+  /** Commit-log records at or after this (encoded) position are not in this table's SSTables. */
+  public long replayFrom() {
+    return replayFrom;
+  }
+
+  // ---------------- flush
+
+  /** Bytes in this table's memtable that takes writes. */
+  public long activeMemtableBytes() {
+    return tracker.current().active().liveBytes();
+  }
+
+  /**
+   * Flushes the memtable taking writes now (and any earlier one still pending) into an SSTable.
+   * Returns when the SSTable is live.
+   */
+  public void flush() {
+    flusher.flush();
+  }
+
+  /** How this table's SSTables are written (flush and compaction outputs at {@code level}). */
+  SSTableOptions sstableOptions(int level) {
+    SSTableOptions.Compression c =
+        switch (schema.compression()) {
+          case LZ4 -> SSTableOptions.Compression.LZ4;
+          case ZSTD -> SSTableOptions.Compression.ZSTD;
+          case NONE -> SSTableOptions.Compression.NONE;
+        };
+    return SSTableOptions.builder()
+        .compression(c)
+        .bloomFpChance(schema.bloomFilterFpChance())
+        .level(level)
+        .createdAt(ctx.nowSeconds())
+        .partitionObserver(guardrails)
+        .build();
+  }
+
+  // ---------------- verify
+
+  /**
+   * Reads every SSTable component and chunk of this table and checks every checksum; returns the
+   * number of SSTables checked. Under the QUARANTINE policy a damaged SSTable leaves the live set
+   * and is not counted.
+   *
+   * @throws CorruptFileException naming the first damaged file and offset
+   * @throws IOException if a file cannot be read
+   */
+  public int verify() throws IOException {
+    ctx.checkOpen();
+    List<SSTableReader> refs = new ArrayList<>();
+    for (SSTableReader r : tracker.current().sstables()) {
+      if (r.tryRef()) {
+        refs.add(r);
+      }
+    }
+    try {
+      int checked = 0;
+      for (SSTableReader r : refs) {
+        try {
+          r.verify();
+          checked++;
+        } catch (CorruptFileException e) {
+          if (!quarantine.handle(this, e)) {
+            throw e;
+          }
+        }
+      }
+      return checked;
+    } finally {
+      refs.forEach(SSTableReader::release);
+    }
+  }
+
+  /** Releases the SSTables and the manifest. Memtables must have been flushed or logged. */
+  public void close() {
+    tracker.releaseAll();
+    try {
+      manifest.close();
+    } catch (IOException e) {
+      LOG.warn("Closing the manifest of {} failed", schema.name(), e);
+    }
+  }
+}

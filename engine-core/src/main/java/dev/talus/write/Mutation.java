@@ -1,0 +1,63 @@
+package dev.talus.write;
+
+import dev.talus.data.PartitionUpdate;
+import dev.talus.data.VarInts;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one commit-log record holds: the updates of one write or one batch, each tagged with its
+ * table id. Replayed all together or not at all, since a record is checksummed as a whole.
+ *
+ * <p>Format: {@code version(1) count(varint) { tableId(varint) PartitionUpdate }*}.
+ */
+public record Mutation(List<Entry> entries) {
+  static final int VERSION = 1;
+
+  /** One table's update in the record. */
+  public record Entry(int tableId, PartitionUpdate update) {}
+
+  public byte[] serialize() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(VERSION);
+      VarInts.writeUnsigned(out, entries.size());
+      for (Entry e : entries) {
+        VarInts.writeUnsigned(out, e.tableId);
+        e.update.serialize(out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  public static Mutation deserialize(byte[] payload) throws IOException {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
+      int version = in.readUnsignedByte();
+      if (version != VERSION) {
+        throw new IOException("unknown mutation format version " + version);
+      }
+      int n = VarInts.readLength(in, 1 << 20);
+      List<Entry> entries = new ArrayList<>(Math.min(n, 1024));
+      for (int i = 0; i < n; i++) {
+        int id = VarInts.readLength(in, Integer.MAX_VALUE);
+        entries.add(new Entry(id, PartitionUpdate.deserialize(in)));
+      }
+      if (in.available() != 0) {
+        throw new IOException(in.available() + " trailing bytes after a mutation");
+      }
+      return new Mutation(entries);
+    }
+  }
+
+  public int[] tableIds() {
+    return entries.stream().mapToInt(Entry::tableId).distinct().toArray();
+  }
+}

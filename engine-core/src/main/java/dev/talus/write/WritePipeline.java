@@ -1,0 +1,175 @@
+package dev.talus.write;
+
+import dev.talus.InvalidQueryException;
+import dev.talus.StorageException;
+import dev.talus.WriteRejectedException;
+import dev.talus.commitlog.CommitLog;
+import dev.talus.commitlog.CommitLogFailedException;
+import dev.talus.data.PartitionUpdate;
+import dev.talus.metrics.Histogram;
+import dev.talus.request.WriteRequest;
+import dev.talus.runtime.DbContext;
+import dev.talus.table.TableStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one write path of a database, for a single write and for a batch alike:
+ *
+ * <ol>
+ *   <li><b>timestamp</b> — the write's own, or one from the clock (a batch shares one);
+ *   <li><b>validate</b> — {@link WritePlanner} checks everything and builds the update, so a
+ *       refused write stores nothing;
+ *   <li><b>guardrails</b> — the partition size and rows limits;
+ *   <li><b>reserve memory</b> — wait for memtable space ({@link MemtableBudget});
+ *   <li><b>log</b> — one commit-log record for all its updates, under each table's write barrier
+ *       (several tables: taken in table-id order);
+ *   <li><b>apply</b> — to each table's active memtable;
+ *   <li><b>after-write</b> — flushes when memory or the commit log fill up ({@link FlushTrigger}).
+ * </ol>
+ *
+ * A single write also records its latency (batches do not). Thread-safe.
+ */
+public final class WritePipeline {
+  private final DbContext ctx;
+  private final CommitLog commitLog;
+  private final MemtableBudget budget;
+  private final FlushTrigger flushes;
+  private final AtomicLong writesSinceLogCheck = new AtomicLong();
+
+  public WritePipeline(
+      DbContext ctx, CommitLog commitLog, MemtableBudget budget, FlushTrigger flushes) {
+    this.ctx = ctx;
+    this.commitLog = commitLog;
+    this.budget = budget;
+    this.flushes = flushes;
+  }
+
+  /** Validates and applies one write. */
+  public void write(TableStore table, WriteRequest req) {
+    ctx.checkOpen();
+    long start = Histogram.startTimer();
+    long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
+    PartitionUpdate u = validate(table, req, ts, ctx.nowSeconds());
+    budget.reserve(u.heapSize());
+    table.lockWrites();
+    try {
+      log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+      apply(table, u);
+    } finally {
+      table.unlockWrites();
+    }
+    afterWrite();
+    ctx.metrics().write(table.schema().name(), table.metrics().writeLatencySince(start));
+  }
+
+  /**
+   * Validates every write of a batch (one invalid write refuses all), then logs them as one record
+   * and applies them.
+   */
+  public void write(List<TableStore> tables, List<WriteRequest> requests) {
+    ctx.checkOpen();
+    long shared = ctx.nextTimestamp();
+    long now = ctx.nowSeconds();
+    List<PartitionUpdate> updates = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      WriteRequest r = requests.get(i);
+      long ts = r.timestamp() != null ? checkTimestamp(r.timestamp()) : shared;
+      updates.add(validate(tables.get(i), r, ts, now));
+    }
+    ctx.checkOpen();
+    long bytes = 0;
+    List<Mutation.Entry> entries = new ArrayList<>(updates.size());
+    for (int i = 0; i < tables.size(); i++) {
+      entries.add(new Mutation.Entry(tables.get(i).id(), updates.get(i)));
+      bytes += updates.get(i).heapSize();
+    }
+    budget.reserve(bytes);
+    List<TableStore> order = inIdOrder(tables);
+    for (TableStore t : order) {
+      t.lockWrites();
+    }
+    try {
+      log(new Mutation(entries));
+      for (int i = 0; i < tables.size(); i++) {
+        apply(tables.get(i), updates.get(i));
+      }
+    } finally {
+      for (int i = order.size() - 1; i >= 0; i--) {
+        order.get(i).unlockWrites();
+      }
+    }
+    for (int i = 0; i < order.size(); i++) {
+      afterWrite();
+    }
+  }
+
+  static long checkTimestamp(long ts) {
+    if (ts == Long.MIN_VALUE || ts == Long.MAX_VALUE) {
+      throw new InvalidQueryException(
+          "timestamp " + ts + " is reserved; use microseconds since the epoch");
+    }
+    return ts;
+  }
+
+  /** Validation and guardrails: the update to write, or an exception that leaves nothing behind. */
+  private static PartitionUpdate validate(TableStore t, WriteRequest req, long ts, long now) {
+    PartitionUpdate u = WritePlanner.plan(t.keys(), req, ts, now);
+    t.guardrails().checkWrite(u);
+    return u;
+  }
+
+  /** The distinct tables, by id: the order their write barriers are taken in. */
+  private static List<TableStore> inIdOrder(List<TableStore> tables) {
+    List<TableStore> order = new ArrayList<>(tables.size());
+    for (TableStore t : tables) {
+      if (!order.contains(t)) {
+        order.add(t);
+      }
+    }
+    order.sort((a, b) -> Integer.compare(a.id(), b.id()));
+    return order;
+  }
+
+  /** Every validated write is appended to the commit log before it reaches a memtable. */
+  private void log(Mutation mutation) {
+    byte[] payload = mutation.serialize();
+    try {
+      commitLog.append(payload, mutation.tableIds());
+    } catch (IllegalArgumentException e) {
+      throw new WriteRejectedException(
+          "a write of "
+              + payload.length
+              + " bytes is larger than the commit log accepts ("
+              + commitLog.config().maxMutationSize()
+              + " bytes, half a segment); nothing was written. Split it or raise"
+              + " commitLogSegmentBytes");
+    } catch (CommitLogFailedException e) {
+      throw new StorageException(
+          "the commit log failed and refuses writes until the database is reopened: "
+              + e.getMessage(),
+          e);
+    } catch (IllegalStateException e) {
+      ctx.checkOpen();
+      throw e;
+    }
+  }
+
+  private void apply(TableStore t, PartitionUpdate u) {
+    budget.added(t.applyLogged(u));
+  }
+
+  /**
+   * Past half the memtable space, flush the largest memtable; and now and then, if the commit log
+   * outgrew its space, flush the tables that keep its oldest segment alive.
+   */
+  private void afterWrite() {
+    if (budget.overHalf()) {
+      flushes.flushLargest();
+    }
+    if ((writesSinceLogCheck.incrementAndGet() & 1023) == 0) {
+      flushes.checkCommitLogSpace();
+    }
+  }
+}

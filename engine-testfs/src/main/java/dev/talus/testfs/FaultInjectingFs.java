@@ -1,0 +1,482 @@
+package dev.talus.testfs;
+
+import dev.talus.io.FileLockHandle;
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.ReadableFile;
+import dev.talus.io.StorageFs;
+import dev.talus.io.WritableFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A {@link StorageFs} for tests that wraps a real one (usually {@link NioStorageFs} over a
+ * temporary directory), remembers what is durable, and can inject I/O faults and simulate a power
+ * loss. Modelled on RocksDB's {@code FaultInjectionTestFS}, LevelDB's fault-injection Env and H2's
+ * {@code FilePathUnstable}.
+ *
+ * <h2>The durability model</h2>
+ *
+ * <ul>
+ *   <li><b>File data.</b> Every completed write through a {@link WritableFile} is recorded as an
+ *       unsynced range. A successful {@link WritableFile#sync} makes durable exactly the ranges
+ *       whose write had <em>returned</em> before the sync started; a write still running during the
+ *       sync stays unsynced (the conservative reading of "concurrent with sync").
+ *   <li><b>Failed sync (fsyncgate).</b> When a sync fails, the ranges it should have covered are
+ *       marked <em>lost</em>: they stay readable until the power loss (the page cache still holds
+ *       them) but no later successful sync makes them durable, as on Linux, where a failed fsync
+ *       clears the dirty state of the pages it could not write.
+ *   <li><b>Names.</b> A name made by {@link #create} or {@link #rename} is durable only after
+ *       {@link #syncDirectory} of its parent. A name removed by {@link #delete} or replaced or
+ *       moved away by {@link #rename} comes back at a power loss unless its directory was synced
+ *       after the removal; to make that possible the wrapper keeps, in memory, the durable bytes of
+ *       such a file until the directory sync (fine for test-sized files). Files that existed before
+ *       the wrapper first saw them, and directories made by {@link #createDirectories}, count as
+ *       fully durable.
+ *   <li><b>Truncation</b> is treated as durable at once (the engine only truncates torn tails it is
+ *       about to re-sync; a power loss cannot bring truncated bytes back in this model).
+ * </ul>
+ *
+ * <p>{@link #simulatePowerLoss()} then produces the state a machine would show after a reboot:
+ * every file cut to its durable length, unsynced and lost ranges inside that length zero-filled
+ * (their previous content in a write-once file), names that were never made durable removed and
+ * non-durable removals undone. {@link #simulatePowerLoss(Random)} additionally keeps, for each
+ * unsynced range, at random all of it, a prefix of it (a torn write) or none of it, so that
+ * recovery code sees the partially persisted tails a real disk can leave. Overlapping unsynced
+ * writes to the same bytes are not modelled precisely (the engine writes every byte once). Handles
+ * opened before the power loss are dead afterwards (every call throws); all injected faults are
+ * cleared, as after a reboot, and the wrapper goes on working over the surviving files.
+ *
+ * <h2>Faults</h2>
+ *
+ * Writes and file syncs are counted ({@link #writeCount()}, {@link #syncCount()}) so that a test
+ * can run a workload once, then run it again failing the 1st, 2nd, ... n-th operation. {@link
+ * #failWrite}, {@link #failSync}, {@link #failAllSyncs} and {@link #failEverything} arm the faults;
+ * {@link #clearFaults} disarms them. Errors are {@link IOException}s whose messages start with
+ * {@code "EIO"} or are {@code "No space left on device"}, like the JDK's on Linux.
+ *
+ * <p>Thread-safe. Operations run concurrently with each other; a power loss waits for running
+ * operations and excludes new ones while it rewrites the files.
+ */
+// "exports": the file layer's types are exported only to the engine and its test support, the
+// only users of this class
+@SuppressWarnings("exports")
+public final class FaultInjectingFs implements StorageFs {
+  /** What an injected failure looks like. */
+  public enum Fault {
+    /** An I/O error ("EIO"); a failed write writes nothing. */
+    EIO,
+    /** "No space left on device"; a failed write writes nothing. */
+    DISK_FULL,
+    /** A write stores a random prefix of its buffer, then fails with EIO (EIO for a sync). */
+    TORN_WRITE
+  }
+
+  private final StorageFs delegate;
+  private final Random random;
+  private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+  // Guarded by "this".
+  private final Map<Path, FileState> files = new HashMap<>();
+  private final Map<Path, byte[]> restoreOnPowerLoss = new HashMap<>();
+  private final Set<FaultyWritableFile> openHandles =
+      Collections.newSetFromMap(new IdentityHashMap<>());
+
+  private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong syncs = new AtomicLong();
+  private final AtomicLong directorySyncs = new AtomicLong();
+  private final AtomicLong injected = new AtomicLong();
+  private final AtomicLong powerLosses = new AtomicLong();
+
+  // Armed faults; guarded by "this".
+  private long failWriteAt = -1;
+  private Fault writeFault;
+  private long failSyncAt = -1;
+  private Fault syncFault;
+  private Fault allSyncsFault;
+  private volatile boolean failEverything;
+
+  public FaultInjectingFs(StorageFs delegate) {
+    this(delegate, new Random(0));
+  }
+
+  /** {@code random} chooses torn-write prefixes; pass a seeded one for reproducible tests. */
+  public FaultInjectingFs(StorageFs delegate, Random random) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.random = Objects.requireNonNull(random, "random");
+  }
+
+  // ---------------------------------------------------------------- fault control
+
+  /** Fails the {@code nth} write from now (1 = the next one), once. */
+  public synchronized void failWrite(long nth, Fault fault) {
+    if (nth < 1) {
+      throw new IllegalArgumentException("nth must be >= 1, was " + nth);
+    }
+    failWriteAt = writes.get() + nth;
+    writeFault = Objects.requireNonNull(fault);
+  }
+
+  /** Fails the {@code nth} file sync from now (1 = the next one), once. */
+  public synchronized void failSync(long nth, Fault fault) {
+    if (nth < 1) {
+      throw new IllegalArgumentException("nth must be >= 1, was " + nth);
+    }
+    failSyncAt = syncs.get() + nth;
+    syncFault = Objects.requireNonNull(fault);
+  }
+
+  /** Fails every file sync until {@link #clearFaults}. */
+  public synchronized void failAllSyncs(Fault fault) {
+    allSyncsFault = Objects.requireNonNull(fault);
+  }
+
+  /**
+   * While on, every operation (create, open, read, write, sync, rename, delete, list, directory
+   * sync) fails with EIO: the disk is gone. Stands for RocksDB's inactive file system.
+   */
+  public void failEverything(boolean on) {
+    failEverything = on;
+  }
+
+  /** Disarms every fault. */
+  public synchronized void clearFaults() {
+    failWriteAt = -1;
+    writeFault = null;
+    failSyncAt = -1;
+    syncFault = null;
+    allSyncsFault = null;
+    failEverything = false;
+  }
+
+  /** Writes attempted through this wrapper so far (failed ones included). */
+  public long writeCount() {
+    return writes.get();
+  }
+
+  /** File syncs attempted so far (failed ones included); directory syncs are not counted here. */
+  public long syncCount() {
+    return syncs.get();
+  }
+
+  public long directorySyncCount() {
+    return directorySyncs.get();
+  }
+
+  /** Failures injected so far. */
+  public long injectedFaultCount() {
+    return injected.get();
+  }
+
+  public long powerLossCount() {
+    return powerLosses.get();
+  }
+
+  // ---------------------------------------------------------------- power loss
+
+  /** Drops everything that was not durable; see the class comment. */
+  public void simulatePowerLoss() throws IOException {
+    powerLoss(null);
+  }
+
+  /**
+   * Like {@link #simulatePowerLoss()}, but each unsynced write survives whole, in part or not at
+   * all, chosen by {@code rnd}.
+   */
+  public void simulatePowerLoss(Random rnd) throws IOException {
+    powerLoss(Objects.requireNonNull(rnd));
+  }
+
+  private void powerLoss(Random rnd) throws IOException {
+    gate.writeLock().lock();
+    try {
+      synchronized (this) {
+        powerLosses.incrementAndGet();
+        for (FaultyWritableFile h : openHandles) {
+          h.dead = true;
+          try {
+            h.file.close();
+          } catch (IOException ignored) {
+            // The "machine" is off; a failing close changes nothing.
+          }
+        }
+        openHandles.clear();
+        for (Iterator<Map.Entry<Path, FileState>> it = files.entrySet().iterator();
+            it.hasNext(); ) {
+          Map.Entry<Path, FileState> e = it.next();
+          Path path = e.getKey();
+          FileState st = e.getValue();
+          if (!st.nameDurable || !delegate.exists(path)) {
+            delegate.delete(path); // (or it was removed behind the wrapper's back)
+            it.remove();
+            continue;
+          }
+          st.applyLoss(delegate, path, rnd);
+        }
+        for (Map.Entry<Path, byte[]> e : restoreOnPowerLoss.entrySet()) {
+          Path path = e.getKey();
+          delegate.delete(path);
+          try (WritableFile f = delegate.create(path)) {
+            f.write(ByteBuffer.wrap(e.getValue()), 0);
+            f.sync();
+          }
+          FileState st = new FileState();
+          st.nameDurable = true;
+          st.syncedSize = e.getValue().length;
+          files.put(path, st);
+        }
+        restoreOnPowerLoss.clear();
+        clearFaults();
+      }
+    } finally {
+      gate.writeLock().unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- StorageFs
+
+  @Override
+  public WritableFile create(Path file) throws IOException {
+    Path key = key(file);
+    return withGate(
+        () -> {
+          checkAlive("create " + file);
+          WritableFile f = delegate.create(file);
+          synchronized (this) {
+            FileState st = new FileState();
+            files.put(key, st);
+            return register(new FaultyWritableFile(this, f, st, 0));
+          }
+        });
+  }
+
+  @Override
+  public WritableFile openForAppend(Path file) throws IOException {
+    Path key = key(file);
+    return withGate(
+        () -> {
+          checkAlive("open " + file);
+          WritableFile f = delegate.openForAppend(file);
+          synchronized (this) {
+            FileState st = stateOf(key);
+            return register(new FaultyWritableFile(this, f, st, f.size()));
+          }
+        });
+  }
+
+  @Override
+  public ReadableFile openForRead(Path file) throws IOException {
+    return withGate(
+        () -> {
+          checkAlive("open " + file);
+          ReadableFile r = delegate.openForRead(file);
+          return new ReadableFile() {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+              checkAlive("read " + file);
+              return r.read(dst, position);
+            }
+
+            @Override
+            public long size() throws IOException {
+              return r.size();
+            }
+
+            @Override
+            public void close() throws IOException {
+              r.close();
+            }
+          };
+        });
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    Path src = key(from);
+    Path dst = key(to);
+    withGate(
+        () -> {
+          checkAlive("rename " + from);
+          synchronized (this) {
+            FileState st = stateOf(src);
+            if (st.nameDurable) {
+              restoreOnPowerLoss.putIfAbsent(src, st.durableImage(delegate, src));
+            }
+            if (delegate.exists(to)) {
+              FileState old = stateOf(dst);
+              if (old.nameDurable) {
+                restoreOnPowerLoss.putIfAbsent(dst, old.durableImage(delegate, dst));
+              }
+            }
+            delegate.rename(from, to);
+            files.remove(src);
+            st.nameDurable = false;
+            files.put(dst, st);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public void delete(Path file) throws IOException {
+    Path key = key(file);
+    withGate(
+        () -> {
+          checkAlive("delete " + file);
+          synchronized (this) {
+            if (delegate.exists(file)) {
+              FileState st = stateOf(key);
+              if (st.nameDurable) {
+                restoreOnPowerLoss.putIfAbsent(key, st.durableImage(delegate, key));
+              }
+            }
+            delegate.delete(file);
+            files.remove(key);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    Path d = key(dir);
+    withGate(
+        () -> {
+          checkAlive("sync directory " + dir);
+          directorySyncs.incrementAndGet();
+          delegate.syncDirectory(dir);
+          synchronized (this) {
+            for (Map.Entry<Path, FileState> e : files.entrySet()) {
+              if (d.equals(e.getKey().getParent())) {
+                e.getValue().nameDurable = true;
+              }
+            }
+            restoreOnPowerLoss.keySet().removeIf(p -> d.equals(p.getParent()));
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public List<Path> list(Path dir) throws IOException {
+    return withGate(
+        () -> {
+          checkAlive("list " + dir);
+          return delegate.list(dir);
+        });
+  }
+
+  @Override
+  public boolean exists(Path file) {
+    return delegate.exists(file);
+  }
+
+  @Override
+  public long size(Path file) throws IOException {
+    checkAlive("size " + file);
+    return delegate.size(file);
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    checkAlive("create directories " + dir);
+    delegate.createDirectories(dir);
+  }
+
+  @Override
+  public FileLockHandle lock(Path file) throws IOException {
+    checkAlive("lock " + file);
+    return delegate.lock(file);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  interface IoAction<T> {
+    T run() throws IOException;
+  }
+
+  <T> T withGate(IoAction<T> action) throws IOException {
+    gate.readLock().lock();
+    try {
+      return action.run();
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  void checkAlive(String op) throws IOException {
+    if (failEverything) {
+      injected.incrementAndGet();
+      throw new IOException("EIO: injected failure of " + op + " (file system failed)");
+    }
+  }
+
+  private static Path key(Path p) {
+    return p.toAbsolutePath().normalize();
+  }
+
+  /** The state of a file the wrapper has not seen yet: it existed before, so it is durable. */
+  private FileState stateOf(Path key) throws IOException {
+    FileState st = files.get(key);
+    if (st == null) {
+      st = new FileState();
+      st.nameDurable = true;
+      st.syncedSize = delegate.exists(key) ? delegate.size(key) : 0;
+      files.put(key, st);
+    }
+    return st;
+  }
+
+  private FaultyWritableFile register(FaultyWritableFile h) {
+    openHandles.add(h);
+    return h;
+  }
+
+  synchronized void closed(FaultyWritableFile h) {
+    openHandles.remove(h);
+  }
+
+  Random random() {
+    return random;
+  }
+
+  synchronized Fault nextWriteFault() {
+    long n = writes.incrementAndGet();
+    if (n == failWriteAt) {
+      failWriteAt = -1;
+      injected.incrementAndGet();
+      return writeFault;
+    }
+    return null;
+  }
+
+  synchronized Fault nextSyncFault() {
+    long n = syncs.incrementAndGet();
+    if (n == failSyncAt) {
+      failSyncAt = -1;
+      injected.incrementAndGet();
+      return syncFault;
+    }
+    if (allSyncsFault != null) {
+      injected.incrementAndGet();
+      return allSyncsFault;
+    }
+    return null;
+  }
+
+  static IOException error(Fault fault, String what) {
+    return fault == Fault.DISK_FULL
+        ? new IOException("No space left on device")
+        : new IOException("EIO: injected I/O error on " + what);
+  }
+}

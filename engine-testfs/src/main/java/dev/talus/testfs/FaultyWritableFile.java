@@ -1,0 +1,132 @@
+package dev.talus.testfs;
+
+import dev.talus.io.WritableFile;
+import dev.talus.testfs.FaultInjectingFs.Fault;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A writable handle of {@link FaultInjectingFs}: records each completed write as unsynced, injects
+ * the armed write and sync faults, and is dead (every call throws) after a simulated power loss.
+ * Shares the thread-safety of the file layer's handles; the bookkeeping is guarded by the owning
+ * file system.
+ */
+final class FaultyWritableFile implements WritableFile {
+  private final FaultInjectingFs fs;
+  final WritableFile file;
+  private final FileState state;
+  private long appendPosition;
+  volatile boolean dead;
+
+  FaultyWritableFile(FaultInjectingFs fs, WritableFile file, FileState state, long appendPosition) {
+    this.fs = fs;
+    this.file = file;
+    this.state = state;
+    this.appendPosition = appendPosition;
+  }
+
+  private void checkUsable(String op) throws IOException {
+    if (dead) {
+      throw new IOException("EIO: " + op + " on a handle opened before a simulated power loss");
+    }
+    fs.checkAlive(op);
+  }
+
+  @Override
+  public void write(ByteBuffer src) throws IOException {
+    long pos = appendPosition;
+    int len = src.remaining();
+    try {
+      write(src, pos);
+    } finally {
+      appendPosition = pos + (len - src.remaining());
+    }
+  }
+
+  @Override
+  public void write(ByteBuffer src, long position) throws IOException {
+    fs.withGate(
+        () -> {
+          checkUsable("write");
+          Fault fault = fs.nextWriteFault();
+          int len = src.remaining();
+          if (fault == Fault.TORN_WRITE && len > 0) {
+            int prefix = fs.random().nextInt(len);
+            ByteBuffer part = src.duplicate();
+            part.limit(part.position() + prefix);
+            file.write(part, position);
+            src.position(src.position() + prefix);
+            recordWrite(position, prefix);
+            throw new IOException(
+                "EIO: injected torn write (" + prefix + " of " + len + " bytes written)");
+          } else if (fault != null) {
+            throw FaultInjectingFs.error(fault, "write #" + fs.writeCount());
+          }
+          file.write(src, position);
+          recordWrite(position, len);
+          return null;
+        });
+  }
+
+  private void recordWrite(long position, long len) {
+    if (len > 0) {
+      synchronized (fs) {
+        state.dirty.add(new long[] {position, len});
+      }
+    }
+  }
+
+  @Override
+  public long size() throws IOException {
+    checkUsable("size");
+    return file.size();
+  }
+
+  @Override
+  public void sync() throws IOException {
+    fs.withGate(
+        () -> {
+          checkUsable("sync");
+          List<long[]> covered;
+          synchronized (fs) {
+            covered = new ArrayList<>(state.dirty);
+          }
+          Fault fault = fs.nextSyncFault();
+          if (fault != null) {
+            synchronized (fs) {
+              state.syncFailed(covered);
+            }
+            throw FaultInjectingFs.error(fault, "sync #" + fs.syncCount());
+          }
+          file.sync();
+          synchronized (fs) {
+            state.synced(covered);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public void truncate(long size) throws IOException {
+    fs.withGate(
+        () -> {
+          checkUsable("truncate");
+          file.truncate(size);
+          synchronized (fs) {
+            state.truncated(size);
+            appendPosition = Math.min(appendPosition, size);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public void close() throws IOException {
+    fs.closed(this);
+    if (!dead) {
+      file.close();
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.talus.testfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.talus.io.NioStorageFs;
+import dev.talus.io.WritableFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FaultInjectingFsTest {
+  @TempDir Path dir;
+
+  private final FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs(), new Random(42));
+
+  private static ByteBuffer bytes(String s) {
+    return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String content(Path p) throws IOException {
+    return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void unsyncedTailIsDroppedAndSyncedPrefixKept() throws IOException {
+    Path f = dir.resolve("a");
+    WritableFile w = fs.create(f);
+    w.write(bytes("hello "));
+    w.sync();
+    fs.syncDirectory(dir);
+    w.write(bytes("world"));
+    assertThat(content(f)).isEqualTo("hello world");
+
+    fs.simulatePowerLoss();
+
+    assertThat(content(f)).isEqualTo("hello ");
+    assertThatThrownBy(() -> w.write(bytes("x"))).isInstanceOf(IOException.class);
+    // After the "reboot" the wrapper keeps working.
+    try (WritableFile w2 = fs.openForAppend(f)) {
+      w2.write(bytes("again"));
+      w2.sync();
+    }
+    fs.simulatePowerLoss();
+    assertThat(content(f)).isEqualTo("hello again");
+  }
+
+  @Test
+  void fileWithoutDirectorySyncDisappears() throws IOException {
+    Path f = dir.resolve("new");
+    try (WritableFile w = fs.create(f)) {
+      w.write(bytes("data"));
+      w.sync();
+    }
+    fs.simulatePowerLoss();
+    assertThat(Files.exists(f)).isFalse();
+  }
+
+  @Test
+  void deleteAndRenameWithoutDirectorySyncAreUndone() throws IOException {
+    Path a = dir.resolve("a");
+    Path b = dir.resolve("b");
+    Path c = dir.resolve("c");
+    for (Path p : new Path[] {a, b}) {
+      try (WritableFile w = fs.create(p)) {
+        w.write(bytes(p.getFileName().toString()));
+        w.sync();
+      }
+    }
+    fs.syncDirectory(dir);
+    fs.delete(a);
+    fs.rename(b, c);
+    assertThat(Files.exists(a)).isFalse();
+
+    fs.simulatePowerLoss();
+
+    assertThat(content(a)).isEqualTo("a");
+    assertThat(content(b)).isEqualTo("b");
+    assertThat(Files.exists(c)).isFalse();
+  }
+
+  @Test
+  void renameFollowedByDirectorySyncIsDurable() throws IOException {
+    Path tmp = dir.resolve("x.tmp");
+    Path fin = dir.resolve("x");
+    try (WritableFile w = fs.create(tmp)) {
+      w.write(bytes("x"));
+      w.sync();
+    }
+    fs.rename(tmp, fin);
+    fs.syncDirectory(dir);
+    fs.simulatePowerLoss();
+    assertThat(content(fin)).isEqualTo("x");
+    assertThat(Files.exists(tmp)).isFalse();
+  }
+
+  @Test
+  void positionalHoleBelowSyncedWriteIsZeroFilled() throws IOException {
+    Path f = dir.resolve("p");
+    WritableFile w = fs.create(f);
+    fs.syncDirectory(dir);
+    w.write(bytes("BBBB"), 4); // a later reservation finished first and was synced
+    w.sync();
+    w.write(bytes("AAAA"), 0); // the earlier one lands after the sync
+    fs.simulatePowerLoss();
+    assertThat(Files.readAllBytes(f)).containsExactly(0, 0, 0, 0, 'B', 'B', 'B', 'B');
+  }
+
+  @Test
+  void failedSyncLosesItsDataEvenIfALaterSyncSucceeds() throws IOException {
+    Path f = dir.resolve("g");
+    WritableFile w = fs.create(f);
+    fs.syncDirectory(dir);
+    w.write(bytes("1111"));
+    fs.failSync(1, FaultInjectingFs.Fault.EIO);
+    assertThatThrownBy(w::sync).isInstanceOf(IOException.class).hasMessageStartingWith("EIO");
+    w.write(bytes("2222"));
+    w.sync(); // "succeeds": fsyncgate
+    fs.simulatePowerLoss();
+    assertThat(content(f)).isEqualTo("\0\0\0\0" + "2222");
+  }
+
+  @Test
+  void nthWriteFailsOnceAndCountersCount() throws IOException {
+    WritableFile w = fs.create(dir.resolve("n"));
+    fs.failWrite(3, FaultInjectingFs.Fault.DISK_FULL);
+    w.write(bytes("1"));
+    w.write(bytes("2"));
+    assertThatThrownBy(() -> w.write(bytes("3"))).hasMessage("No space left on device");
+    w.write(bytes("4"));
+    assertThat(fs.writeCount()).isEqualTo(4);
+    assertThat(fs.injectedFaultCount()).isEqualTo(1);
+    w.sync();
+    assertThat(fs.syncCount()).isEqualTo(1);
+    assertThat(content(dir.resolve("n"))).isEqualTo("124");
+  }
+
+  @Test
+  void tornWriteStoresAPrefixThenFails() throws IOException {
+    Path f = dir.resolve("t");
+    WritableFile w = fs.create(f);
+    fs.failWrite(1, FaultInjectingFs.Fault.TORN_WRITE);
+    assertThatThrownBy(() -> w.write(bytes("0123456789"), 0))
+        .hasMessageStartingWith("EIO: injected torn write");
+    String got = content(f);
+    assertThat("0123456789").startsWith(got);
+    assertThat(got.length()).isLessThan(10);
+  }
+
+  @Test
+  void failEverythingUntilCleared() throws IOException {
+    fs.failEverything(true);
+    assertThatThrownBy(() -> fs.create(dir.resolve("z"))).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> fs.list(dir)).isInstanceOf(IOException.class);
+    fs.clearFaults();
+    fs.create(dir.resolve("z")).close();
+  }
+
+  @Test
+  void failAllSyncs() throws IOException {
+    WritableFile w = fs.create(dir.resolve("s"));
+    fs.failAllSyncs(FaultInjectingFs.Fault.EIO);
+    assertThatThrownBy(w::sync).isInstanceOf(IOException.class);
+    assertThatThrownBy(w::sync).isInstanceOf(IOException.class);
+    fs.clearFaults();
+    w.sync();
+  }
+
+  @Test
+  void randomPowerLossKeepsSyncedDataAndOnlyPrefixesOfUnsyncedWrites() throws IOException {
+    long seed = new Random().nextLong();
+    System.out.println("seed=" + seed);
+    Random rnd = new Random(seed);
+    for (int round = 0; round < 50; round++) {
+      Path f = dir.resolve("r" + round);
+      WritableFile w = fs.create(f);
+      fs.syncDirectory(dir);
+      byte[] synced = new byte[rnd.nextInt(100)];
+      rnd.nextBytes(synced);
+      w.write(ByteBuffer.wrap(synced));
+      w.sync();
+      byte[] unsynced = new byte[1 + rnd.nextInt(100)];
+      rnd.nextBytes(unsynced);
+      w.write(ByteBuffer.wrap(unsynced));
+      fs.simulatePowerLoss(rnd);
+      byte[] got = Files.readAllBytes(f);
+      assertThat(got.length)
+          .as("seed %d", seed)
+          .isBetween(synced.length, synced.length + unsynced.length);
+      for (int i = 0; i < got.length; i++) {
+        byte expected = i < synced.length ? synced[i] : unsynced[i - synced.length];
+        assertThat(got[i]).as("seed %d byte %d", seed, i).isEqualTo(expected);
+      }
+    }
+  }
+}
