@@ -4,7 +4,6 @@ import static dev.talus.cql.parse.ExpressionPrinter.columnRef;
 import static dev.talus.cql.parse.ExpressionPrinter.condition;
 import static dev.talus.cql.parse.ExpressionPrinter.join;
 import static dev.talus.cql.parse.ExpressionPrinter.name;
-import static dev.talus.cql.parse.ExpressionPrinter.nonKeywordName;
 import static dev.talus.cql.parse.ExpressionPrinter.properties;
 import static dev.talus.cql.parse.ExpressionPrinter.qualified;
 import static dev.talus.cql.parse.ExpressionPrinter.relation;
@@ -498,10 +497,27 @@ public final class CqlPrinter implements StatementVisitor<String> {
     return sb.toString();
   }
 
+  /** Words that, bare after DESCRIBE, name what to describe rather than an object. */
+  private static final java.util.Set<String> DESCRIBE_WORDS =
+      java.util.Set.of(
+          "cluster",
+          "keyspaces",
+          "tables",
+          "columnfamilies",
+          "types",
+          "type",
+          "functions",
+          "function",
+          "aggregates",
+          "aggregate");
+
   /** A bare DESCRIBE name must not read as one of DESCRIBE's own keywords. */
   private static String describedName(QualifiedName q) {
     Identifier n = q.name();
-    return q.keyspace() == null ? nonKeywordName(n.name()) : qualified(q);
+    if (q.keyspace() != null) {
+      return qualified(q);
+    }
+    return DESCRIBE_WORDS.contains(n.name()) ? ExpressionPrinter.quote(n.name()) : name(n);
   }
 
   @Override

@@ -57,6 +57,9 @@ abstract class DmlParser extends WhereParser {
       if (!json) {
         reset(m);
         items = selectClauseOrFurthest(first).items;
+        if (!at(Keyword.FROM)) {
+          throw furthest(first, unexpected("FROM"));
+        }
       }
     } else {
       SelectClause c = selectClause();
@@ -132,7 +135,11 @@ abstract class DmlParser extends WhereParser {
       first = e;
     }
     reset(m);
-    return selectClauseOrFurthest(first);
+    SelectClause c = selectClauseOrFurthest(first);
+    if (!at(Keyword.FROM)) {
+      throw furthest(first, unexpected("FROM"));
+    }
+    return c;
   }
 
   /** Parses the select clause again with the keyword as a column; on failure, the deeper error. */

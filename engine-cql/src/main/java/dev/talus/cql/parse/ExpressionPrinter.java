@@ -50,11 +50,6 @@ final class ExpressionPrinter {
     return name(id.name());
   }
 
-  /** A name that must not be any keyword, even an unreserved one. */
-  static String nonKeywordName(String n) {
-    return Keyword.lookup(n) == null ? name(n) : quote(n);
-  }
-
   /** A column in a selector: {@code json} and {@code distinct} would read as modifiers. */
   static String selectorColumn(Identifier id) {
     String n = id.name();

@@ -280,6 +280,10 @@ abstract class ParserBase {
               + ": to use it as a name, quote it: \""
               + t.text()
               + "\")";
+    } else if (t.kind() == TokenKind.FLOAT && Character.isLetter(t.text().charAt(0))
+        || t.kind() == TokenKind.BOOLEAN) {
+      String word = source.written(t).toLowerCase(Locale.ROOT);
+      advice = " (" + word + " is a constant: to use it as a name, quote it: \"" + word + "\")";
     }
     return source.error(t, "unexpected " + describe(t) + "; expected " + expected + advice);
   }
