@@ -167,6 +167,12 @@ public final class CqlPrinter implements StatementVisitor<String> {
     if (a.ttl() != null) {
       parts.add("TTL " + term(a.ttl()));
     }
+    // two bind markers keep the order they were written in, so that they keep their indexes
+    if (a.ttl() instanceof Term.BindMarker ttl
+        && a.timestamp() instanceof Term.BindMarker ts
+        && ttl.index() < ts.index()) {
+      java.util.Collections.reverse(parts);
+    }
     return " USING " + String.join(" AND ", parts);
   }
 
@@ -293,12 +299,16 @@ public final class CqlPrinter implements StatementVisitor<String> {
     }
     sb.append(qualified(s.table())).append(" (\n");
     List<String> lines = new ArrayList<>();
+    // Each inline key goes after the first column of its name not yet given one (a table may
+    // repeat a column name; preparing refuses it, printing must still reparse the same).
+    List<PrimaryKey> inline = s.primaryKeys().stream().filter(PrimaryKey::inline).toList();
+    int next = 0;
     for (ColumnDefinition c : s.columns()) {
       String line = column(c);
-      for (PrimaryKey k : s.primaryKeys()) {
-        if (k.inline() && k.partitionKey().get(0).name().equals(c.name().name())) {
-          line += " PRIMARY KEY";
-        }
+      if (next < inline.size()
+          && inline.get(next).partitionKey().get(0).name().equals(c.name().name())) {
+        line += " PRIMARY KEY";
+        next++;
       }
       lines.add(line);
     }

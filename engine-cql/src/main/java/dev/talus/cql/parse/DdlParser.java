@@ -219,7 +219,8 @@ abstract class DdlParser extends OptionsParser {
         } while (accept(TokenKind.COMMA));
         expectClosing(TokenKind.RPAREN, "the clustering order");
       } else {
-        addProperty(options.properties, property());
+        Token name = peek();
+        addProperty(options.properties, property(), name);
       }
     } while (accept(Keyword.AND));
   }

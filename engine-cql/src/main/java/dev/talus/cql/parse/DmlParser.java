@@ -212,15 +212,33 @@ abstract class DmlParser extends WhereParser {
     Term timestamp = null;
     Term ttl = null;
     do {
+      Token t = peek();
       if (accept(Keyword.TIMESTAMP)) {
+        if (timestamp != null) {
+          throw givenTwice(t);
+        }
         timestamp = intValue("the timestamp");
       } else if (ttlAllowed && accept(Keyword.TTL)) {
+        if (ttl != null) {
+          throw givenTwice(t);
+        }
         ttl = intValue("the time to live");
       } else {
         throw unexpected(ttlAllowed ? "TIMESTAMP or TTL" : "TIMESTAMP");
       }
     } while (ttlAllowed && accept(Keyword.AND));
     return new Attributes(timestamp, ttl);
+  }
+
+  /**
+   * Talus refuses what Cassandra silently accepts (keeping the last value): a second value is a
+   * mistake, and a bind marker in the first would be a parameter that does nothing.
+   */
+  private CqlSyntaxException givenTwice(Token t) {
+    return source.error(
+        t,
+        t.keyword().name()
+            + " is given twice in USING; give it once (Cassandra would silently keep the last)");
   }
 
   // ---- UPDATE ----

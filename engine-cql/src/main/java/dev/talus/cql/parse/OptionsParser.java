@@ -24,7 +24,8 @@ abstract class OptionsParser extends DmlParser {
   final Properties properties() {
     List<Property> list = new ArrayList<>();
     do {
-      addProperty(list, property());
+      Token name = peek();
+      addProperty(list, property(), name);
     } while (accept(Keyword.AND));
     return new Properties(list);
   }
@@ -49,14 +50,11 @@ abstract class OptionsParser extends DmlParser {
     return new Property(name, value);
   }
 
-  final void addProperty(List<Property> list, Property p) {
+  /** Adds an option, refusing a second one of the same name (written at {@code name}). */
+  final void addProperty(List<Property> list, Property p, Token name) {
     for (Property other : list) {
       if (other.name().name().equals(p.name().name())) {
-        throw source.error(
-            p.name().position().line(),
-            p.name().position().column(),
-            p.name().name(),
-            "the option " + p.name().name() + " is given twice; give it once");
+        throw source.error(name, "the option " + p.name().name() + " is given twice; give it once");
       }
     }
     list.add(p);

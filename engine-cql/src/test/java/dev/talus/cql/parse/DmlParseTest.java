@@ -64,12 +64,13 @@ class DmlParseTest {
         .isEqualTo(new Attributes(new Term.BindMarker(1, id("ts"), P), integer("5")));
     assertThat(Cql.parse("INSERT INTO t (a) VALUES (1)", InsertStatement.class).attributes())
         .isSameAs(Attributes.NONE);
-    // as in Cassandra, the last value given wins
-    assertThat(
-            Cql.parse("INSERT INTO t (a) VALUES (1) USING TTL 1 AND TTL 2", InsertStatement.class)
-                .attributes()
-                .ttl())
-        .isEqualTo(integer("2"));
+    // Cassandra keeps the last of two; Talus refuses the second
+    assertThat(Cql.error("INSERT INTO t (a) VALUES (1) USING TTL 1 AND TTL 2").reason())
+        .isEqualTo(
+            "TTL is given twice in USING; give it once (Cassandra would silently keep the last)");
+    // two markers keep their order when printed
+    assertThat(Cql.roundTrip("UPDATE t USING TTL ? AND TIMESTAMP ? SET v = 1 WHERE k = 1"))
+        .isEqualTo("UPDATE t USING TTL ? AND TIMESTAMP ? SET v = 1 WHERE k = 1");
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.talus.cql.parse.ast;
 
 /**
  * The {@code USING TIMESTAMP t AND TTL s} clause of a write or batch. Each value is an integer
- * literal or a bind marker (a negative or too-large value is refused when preparing). When a value
- * is given twice, the last one counts, as in Cassandra.
+ * literal or a bind marker (a negative or too-large value is refused when preparing). Each is given
+ * at most once: unlike Cassandra, which keeps the last, the parser refuses a second one.
  *
  * @param timestamp the write timestamp in microseconds, or null for the current time
  * @param ttl the time to live in seconds, or null for the table's default
