@@ -10,4 +10,13 @@ package dev.talus.cql.parse.ast;
  * @param isStatic true for {@code STATIC}
  * @param mask the masking clause, or null
  */
-public record ColumnDefinition(Identifier name, CqlType type, boolean isStatic, ColumnMask mask) {}
+public record ColumnDefinition(Identifier name, CqlType type, boolean isStatic, ColumnMask mask) {
+  /**
+   * Returns where the definition starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return name.position();
+  }
+}

@@ -15,6 +15,15 @@ public sealed interface ColumnRef permits ColumnRef.Whole, ColumnRef.Element, Co
   Identifier column();
 
   /**
+   * Returns where the reference starts (at the column's name).
+   *
+   * @return the position
+   */
+  default SourcePosition position() {
+    return column().position();
+  }
+
+  /**
    * The whole column.
    *
    * @param column the column

@@ -15,6 +15,15 @@ public sealed interface Condition permits Condition.Compare, Condition.In {
   ColumnRef target();
 
   /**
+   * Returns where the condition starts.
+   *
+   * @return the position
+   */
+  default SourcePosition position() {
+    return target().position();
+  }
+
+  /**
    * {@code target op value} with {@code op} one of {@code = != < <= > >=}, or, on a whole column,
    * {@code CONTAINS} / {@code CONTAINS KEY}.
    *

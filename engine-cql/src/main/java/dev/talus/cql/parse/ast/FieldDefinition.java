@@ -6,4 +6,13 @@ package dev.talus.cql.parse.ast;
  * @param name the field
  * @param type its type
  */
-public record FieldDefinition(Identifier name, CqlType type) {}
+public record FieldDefinition(Identifier name, CqlType type) {
+  /**
+   * Returns where the field definition starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return name.position();
+  }
+}

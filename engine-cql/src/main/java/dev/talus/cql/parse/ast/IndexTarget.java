@@ -10,6 +10,14 @@ import java.util.Locale;
  * @param column the column
  */
 public record IndexTarget(Kind kind, Identifier column) {
+  /**
+   * Returns where the target starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return column.position();
+  }
 
   /** Which part of the column an index covers. */
   public enum Kind {

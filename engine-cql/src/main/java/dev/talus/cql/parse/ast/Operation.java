@@ -16,6 +16,15 @@ public sealed interface Operation
   Identifier column();
 
   /**
+   * Returns where the assignment starts (at the column's name).
+   *
+   * @return the position
+   */
+  default SourcePosition position() {
+    return column().position();
+  }
+
+  /**
    * {@code target = value} for a whole column, an element or a field.
    *
    * @param target what is set

@@ -8,4 +8,13 @@ package dev.talus.cql.parse.ast;
  * @param annOf the vector to compare with for {@code ANN OF}, or null for an ordinary ordering
  * @param descending true for {@code DESC} ({@code ASC} is the default)
  */
-public record Ordering(Identifier column, Term annOf, boolean descending) {}
+public record Ordering(Identifier column, Term annOf, boolean descending) {
+  /**
+   * Returns where the ordering starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return column.position();
+  }
+}

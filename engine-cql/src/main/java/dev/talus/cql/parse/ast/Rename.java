@@ -6,4 +6,13 @@ package dev.talus.cql.parse.ast;
  * @param from the current name
  * @param to the new name
  */
-public record Rename(Identifier from, Identifier to) {}
+public record Rename(Identifier from, Identifier to) {
+  /**
+   * Returns where the rename starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return from.position();
+  }
+}

@@ -6,4 +6,13 @@ package dev.talus.cql.parse.ast;
  * @param selector the selector
  * @param alias the alias, or null
  */
-public record SelectItem(Selector selector, Identifier alias) {}
+public record SelectItem(Selector selector, Identifier alias) {
+  /**
+   * Returns where the item starts.
+   *
+   * @return the position
+   */
+  public SourcePosition position() {
+    return selector.position();
+  }
+}
