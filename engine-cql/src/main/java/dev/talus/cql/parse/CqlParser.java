@@ -5,6 +5,7 @@ import dev.talus.cql.parse.ast.DescribeStatement;
 import dev.talus.cql.parse.ast.DescribeStatement.Target;
 import dev.talus.cql.parse.ast.QualifiedName;
 import dev.talus.cql.parse.ast.RawStatement;
+import dev.talus.cql.parse.ast.SelectStatement;
 import dev.talus.cql.parse.ast.SourcePosition;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +119,7 @@ public final class CqlParser extends UnsupportedParser {
 
   private CqlSyntaxException afterEnd(RawStatement statement) {
     String hint = "';' or the end of the statement";
-    if (statement instanceof dev.talus.cql.parse.ast.SelectStatement) {
+    if (statement instanceof SelectStatement) {
       hint +=
           " (the clauses of SELECT come in this order: WHERE, GROUP BY, ORDER BY, PER PARTITION"
               + " LIMIT, LIMIT, ALLOW FILTERING)";

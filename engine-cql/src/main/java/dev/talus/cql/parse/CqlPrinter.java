@@ -35,6 +35,7 @@ import dev.talus.cql.parse.ast.ModificationStatement;
 import dev.talus.cql.parse.ast.Operation;
 import dev.talus.cql.parse.ast.QualifiedName;
 import dev.talus.cql.parse.ast.RawStatement;
+import dev.talus.cql.parse.ast.Relation;
 import dev.talus.cql.parse.ast.SelectItem;
 import dev.talus.cql.parse.ast.SelectStatement;
 import dev.talus.cql.parse.ast.StatementVisitor;
@@ -44,7 +45,9 @@ import dev.talus.cql.parse.ast.UnsupportedStatement;
 import dev.talus.cql.parse.ast.UpdateStatement;
 import dev.talus.cql.parse.ast.UseStatement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Prints a syntax tree as canonical CQL that parses back to an equal tree: keywords in upper case,
@@ -141,7 +144,7 @@ public final class CqlPrinter implements StatementVisitor<String> {
     return item.alias() == null ? s : s + " AS " + name(item.alias());
   }
 
-  private static void where(StringBuilder sb, List<dev.talus.cql.parse.ast.Relation> where) {
+  private static void where(StringBuilder sb, List<Relation> where) {
     if (!where.isEmpty()) {
       sb.append(" WHERE ");
       for (int i = 0; i < where.size(); i++) {
@@ -165,7 +168,7 @@ public final class CqlPrinter implements StatementVisitor<String> {
     if (a.ttl() instanceof Term.BindMarker ttl
         && a.timestamp() instanceof Term.BindMarker ts
         && ttl.index() < ts.index()) {
-      java.util.Collections.reverse(parts);
+      Collections.reverse(parts);
     }
     return " USING " + String.join(" AND ", parts);
   }
@@ -350,8 +353,8 @@ public final class CqlPrinter implements StatementVisitor<String> {
   }
 
   /** Words that, bare after DESCRIBE, name what to describe rather than an object. */
-  private static final java.util.Set<String> DESCRIBE_WORDS =
-      java.util.Set.of(
+  private static final Set<String> DESCRIBE_WORDS =
+      Set.of(
           "cluster",
           "keyspaces",
           "tables",

@@ -15,6 +15,7 @@ import dev.talus.cql.parse.ast.ColumnMask;
 import dev.talus.cql.parse.ast.CreateIndexStatement;
 import dev.talus.cql.parse.ast.CreateTableStatement;
 import dev.talus.cql.parse.ast.CreateTypeStatement;
+import dev.talus.cql.parse.ast.IndexTarget;
 import dev.talus.cql.parse.ast.PrimaryKey;
 import dev.talus.cql.parse.ast.QualifiedName;
 import dev.talus.cql.parse.ast.Rename;
@@ -190,7 +191,7 @@ final class DdlPrinter {
         join(
             s.targets(),
             t ->
-                t.kind() == dev.talus.cql.parse.ast.IndexTarget.Kind.SIMPLE
+                t.kind() == IndexTarget.Kind.SIMPLE
                     ? name(t.column())
                     : t.kind().cql() + "(" + name(t.column()) + ")"));
     sb.append(')');

@@ -1,5 +1,6 @@
 package dev.talus.cql.parse;
 
+import dev.talus.cql.parse.ast.NativeType;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -226,7 +227,7 @@ enum Keyword {
   }
 
   /** The native type this keyword names, or null. */
-  dev.talus.cql.parse.ast.NativeType nativeType() {
-    return use == Use.TYPE ? dev.talus.cql.parse.ast.NativeType.valueOf(name()) : null;
+  NativeType nativeType() {
+    return use == Use.TYPE ? NativeType.valueOf(name()) : null;
   }
 }

@@ -8,6 +8,7 @@ import dev.talus.cql.parse.ast.Term;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The cursor over the tokens and what every part of the grammar shares: looking ahead, expecting,
@@ -235,8 +236,8 @@ abstract class ParserBase {
   }
 
   /** Names Cassandra keeps for future native types ({@code Parser.g}'s reservedTypeNames). */
-  private static final java.util.Set<String> RESERVED_TYPE_NAMES =
-      java.util.Set.of("byte", "complex", "enum", "date", "interval", "macaddr", "bitstring");
+  private static final Set<String> RESERVED_TYPE_NAMES =
+      Set.of("byte", "complex", "enum", "date", "interval", "macaddr", "bitstring");
 
   /** {@code [keyspace.]name} for tables, indexes and views. */
   final QualifiedName qualifiedName(String what) {

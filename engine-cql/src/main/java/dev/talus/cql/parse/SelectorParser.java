@@ -56,23 +56,12 @@ abstract class SelectorParser extends TermParser {
       } else if (t.isSignedNumber()) {
         op = ArithmeticOperator.SUBTRACT;
         advance();
-        Term.Literal unsigned =
-            new Term.Literal(
-                literalKind(t), t.text().substring(1), SourcePosition.of(t.line(), t.column() + 1));
-        first = modifiers(new Selector.Value(unsigned));
+        first = modifiers(new Selector.Value(unsigned(t)));
       } else {
         return left;
       }
       left = new Selector.Arithmetic(op, left, multiplicative(first != null ? first : group()));
     }
-  }
-
-  private static dev.talus.cql.parse.ast.LiteralKind literalKind(Token t) {
-    return switch (t.kind()) {
-      case INTEGER -> dev.talus.cql.parse.ast.LiteralKind.INTEGER;
-      case DURATION -> dev.talus.cql.parse.ast.LiteralKind.DURATION;
-      default -> dev.talus.cql.parse.ast.LiteralKind.FLOAT;
-    };
   }
 
   private Selector multiplicative(Selector left) {

@@ -1,5 +1,6 @@
 package dev.talus.cql.parse;
 
+import dev.talus.cql.CqlSyntaxException;
 import dev.talus.cql.parse.ast.ArithmeticOperator;
 import dev.talus.cql.parse.ast.CqlType;
 import dev.talus.cql.parse.ast.Identifier;
@@ -211,7 +212,7 @@ abstract class TermParser extends TypeParser {
     CqlType type;
     try {
       type = type();
-    } catch (dev.talus.cql.CqlSyntaxException e) {
+    } catch (CqlSyntaxException e) {
       reset(m); // not a type: the parenthesis opens a tuple
       return null;
     }

@@ -189,10 +189,12 @@ class CqlFuzzTest {
     if (e.reason() == null || e.reason().isEmpty() || e.getMessage() == null) {
       return "error without a reason";
     }
-    long work = CqlParser.work(input.length() > 0 && lexes(input) ? input : "");
-    int tokens = lexes(input) ? CqlParser.tokenCount(input) : 1;
-    if (work > (long) WORK_PER_TOKEN * tokens + WORK_PER_TOKEN) {
-      return "the parser consumed " + work + " tokens for " + tokens;
+    if (lexes(input)) {
+      long work = CqlParser.work(input);
+      int tokens = CqlParser.tokenCount(input);
+      if (work > (long) WORK_PER_TOKEN * tokens + WORK_PER_TOKEN) {
+        return "the parser consumed " + work + " tokens for " + tokens;
+      }
     }
     return null;
   }
