@@ -227,9 +227,17 @@ final class ExpressionPrinter {
         || s instanceof Selector.Slice);
   }
 
+  /**
+   * A selector before {@code .field} or {@code [key]}: operations need parentheses, and so does a
+   * number ({@code 0.f} would read as the float {@code 0.} then {@code f}).
+   */
   private static String receiver(Selector s) {
     String printed = selector(s);
-    return s instanceof Selector.Arithmetic || s instanceof Selector.Negation
+    boolean number =
+        s instanceof Selector.Value v
+            && v.term() instanceof Term.Literal l
+            && (l.kind() == LiteralKind.INTEGER || l.kind() == LiteralKind.FLOAT);
+    return number || s instanceof Selector.Arithmetic || s instanceof Selector.Negation
         ? "(" + printed + ")"
         : printed;
   }

@@ -245,7 +245,8 @@ final class Lexer {
       return;
     }
     boolean isFloat = false;
-    if (at(pos) == '.' && at(pos + 1) != '.') {
+    // "1..3" is a range between integers; "3...5" is the float "3." then a range (Lexer.g)
+    if (at(pos) == '.' && (at(pos + 1) != '.' || at(pos + 2) == '.')) {
       isFloat = true;
       pos++;
       skipDigits();

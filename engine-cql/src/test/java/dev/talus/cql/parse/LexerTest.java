@@ -164,6 +164,8 @@ class LexerTest {
             TokenKind.EOF);
     assertThat(kinds("1.5..2.5"))
         .containsExactly(TokenKind.FLOAT, TokenKind.RANGE, TokenKind.FLOAT, TokenKind.EOF);
+    assertThat(kinds("3...5"))
+        .containsExactly(TokenKind.FLOAT, TokenKind.RANGE, TokenKind.INTEGER, TokenKind.EOF);
   }
 
   @Test
