@@ -174,7 +174,11 @@ final class ExpressionPrinter {
     } else if (s instanceof Selector.Cast c) {
       return "CAST(" + selector(c.selector()) + " AS " + type(c.type()) + ")";
     } else if (s instanceof Selector.Field f) {
-      return receiver(f.receiver()) + "." + name(f.field());
+      String receiver = receiver(f.receiver());
+      // "7.f" would lex as the float "7." and then f: keep the dot apart from a number
+      char last = receiver.charAt(receiver.length() - 1);
+      String dot = Character.isDigit(last) || last == '.' ? " ." : ".";
+      return receiver + dot + name(f.field());
     } else if (s instanceof Selector.Element e) {
       return receiver(e.receiver()) + "[" + term(e.key()) + "]";
     } else if (s instanceof Selector.Slice sl) {
@@ -227,17 +231,10 @@ final class ExpressionPrinter {
         || s instanceof Selector.Slice);
   }
 
-  /**
-   * A selector before {@code .field} or {@code [key]}: operations need parentheses, and so does a
-   * number ({@code 0.f} would read as the float {@code 0.} then {@code f}).
-   */
+  /** A selector before {@code .field} or {@code [key]}: operations need parentheses. */
   private static String receiver(Selector s) {
     String printed = selector(s);
-    boolean number =
-        s instanceof Selector.Value v
-            && v.term() instanceof Term.Literal l
-            && (l.kind() == LiteralKind.INTEGER || l.kind() == LiteralKind.FLOAT);
-    return number || s instanceof Selector.Arithmetic || s instanceof Selector.Negation
+    return s instanceof Selector.Arithmetic || s instanceof Selector.Negation
         ? "(" + printed + ")"
         : printed;
   }
