@@ -19,11 +19,13 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Feeds the parser random token streams and mutations of the corpus statements (token deletions,
- * duplications, swaps and insertions, truncations, random characters, deep nesting). Every input
- * must either parse — and then print as CQL that parses back to an equal tree — or raise a {@link
- * CqlSyntaxException} whose line, column and token lie inside the input; never another exception,
- * never a hang, and never more parser work than a small multiple of the input's tokens.
+ * Feeds the parser random token streams, deep nesting, random nested expressions, the corpus
+ * statements respelled (other names, literals, keyword case, comments) and the corpus statements
+ * mutated (token deletions, duplications, swaps and insertions, truncations, random characters).
+ * Every input must either parse — and then print as CQL that parses back to an equal tree — or
+ * raise a {@link CqlSyntaxException} whose line, column and token lie inside the input; never
+ * another exception, never a hang, and never more parser work than a small multiple of the input's
+ * tokens.
  *
  * <p>{@code -Dtalus.cql.fuzz.seed=N} replays a run, {@code -Dtalus.cql.fuzz.inputs=N} changes its
  * length (20,000 by default). The seed is printed; a failure prints the seed, the input and a
