@@ -35,6 +35,8 @@ import java.util.Map;
  * @param bloomFilterFalsePositives partition lookups a Bloom filter let through in vain
  * @param bloomFilterLookups partition lookups that consulted a Bloom filter
  * @param outOfOrderFlushes TWCS: flushes holding writes for past time windows
+ * @param quarantinedSSTables SSTables set aside as corrupt since the database was opened (only
+ *     under {@link DiskFailurePolicy#QUARANTINE}; at open, by a read or by verify)
  * @param compactionStrategy the strategy and its options
  */
 public record TableStats(
@@ -66,6 +68,7 @@ public record TableStats(
     long bloomFilterFalsePositives,
     long bloomFilterLookups,
     long outOfOrderFlushes,
+    long quarantinedSSTables,
     String compactionStrategy) {
   public TableStats {
     sstablesPerLevel = Map.copyOf(sstablesPerLevel);

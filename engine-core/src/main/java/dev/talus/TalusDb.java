@@ -97,9 +97,19 @@ public final class TalusDb implements AutoCloseable {
     return t == null ? Optional.empty() : Optional.of(handle(t));
   }
 
-  /** Every table, by name. */
+  /** Every table, by name (not those {@link #quarantinedTables() set aside} at open). */
   public List<Table> tables() {
     return database.tables().stream().map(this::handle).toList();
+  }
+
+  /**
+   * The tables set aside when this database opened because their manifest is damaged — only under
+   * {@link DiskFailurePolicy#QUARANTINE}; under the default FAIL such damage fails the open. Each
+   * names the damaged file and the reason (also logged at ERROR). Empty when every table opened.
+   */
+  public List<QuarantinedTable> quarantinedTables() {
+    database.checkOpen();
+    return database.quarantinedTables();
   }
 
   /**

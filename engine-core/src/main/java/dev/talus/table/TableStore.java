@@ -10,6 +10,7 @@ import dev.talus.sstable.Manifest;
 import dev.talus.sstable.SSTableOptions;
 import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ public final class TableStore {
       }
       for (long gen : manifest.liveGenerations().descendingSet()) {
         try {
-          readers.add(SSTableReader.open(ctx.fs(), dir, gen, ctx.chunkCache()));
+          readers.add(openReader(ctx, dir, gen));
         } catch (CorruptFileException e) {
           if (!quarantine.atOpen(manifest, gen, e)) {
             throw e;
@@ -107,6 +108,17 @@ public final class TableStore {
       throw e;
     }
     return new TableStore(ctx, host, id, schema, dir, manifest, readers, quarantine);
+  }
+
+  /** Opens one live SSTable; a missing component is damage like a failed checksum. */
+  private static SSTableReader openReader(DbContext ctx, Path dir, long gen) throws IOException {
+    try {
+      return SSTableReader.open(ctx.fs(), dir, gen, ctx.chunkCache());
+    } catch (NoSuchFileException e) {
+      Path missing = e.getFile() == null ? dir : Path.of(e.getFile());
+      throw new CorruptFileException(
+          missing, 0, "a component of live SSTable " + gen + " is missing", e);
+    }
   }
 
   public int id() {
