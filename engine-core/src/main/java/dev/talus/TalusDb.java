@@ -62,6 +62,27 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Checks every stored byte of a data directory that is not open — the schema, each table's
+   * manifest, every component and chunk of every live SSTable, every commit-log segment — and
+   * reports every damage it finds, without stopping at the first and without changing anything (no
+   * commit-log replay, no quarantine, no cleanup). Takes the directory lock while it runs.
+   *
+   * @param progress called with each check as it completes (e.g. to print progress)
+   * @throws DirectoryLockedException if the directory is open
+   * @throws StorageException if it is not a Talus data directory or cannot be read
+   */
+  public static VerifyReport verify(
+      java.nio.file.Path dataDirectory,
+      java.util.function.Consumer<VerifyReport.Checked> progress) {
+    return Database.verify(dataDirectory, progress);
+  }
+
+  /** {@link #verify(java.nio.file.Path, java.util.function.Consumer)} without progress. */
+  public static VerifyReport verify(java.nio.file.Path dataDirectory) {
+    return verify(dataDirectory, c -> {});
+  }
+
+  /**
    * Creates a table; fails if one with that name exists. The schema's {@link TableSchema#lint()
    * data-model warnings} are logged at WARN; they never prevent the creation.
    */

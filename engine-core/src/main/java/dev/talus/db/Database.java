@@ -10,6 +10,7 @@ import dev.talus.QuarantinedTable;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusOptions;
+import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
 import dev.talus.io.CorruptFileException;
@@ -33,6 +34,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +74,14 @@ public final class Database implements Closeable {
   /** Opens (creating if needed) the directory in {@code options}. */
   public static Database open(TalusOptions options) {
     return open(options, new NioStorageFs());
+  }
+
+  /**
+   * Checks every stored byte of the closed directory {@code dir} and reports every damage, changing
+   * nothing (see {@link DirectoryVerifier}).
+   */
+  public static VerifyReport verify(Path dir, Consumer<VerifyReport.Checked> progress) {
+    return new DirectoryVerifier(new NioStorageFs(), dir, progress).run();
   }
 
   /** Opens with a given file layer (test support installs one through {@link StorageHook}). */

@@ -251,7 +251,8 @@ public final class TableStore {
    * number of SSTables checked. Under the QUARANTINE policy a damaged SSTable leaves the live set
    * and is not counted.
    *
-   * @throws CorruptFileException naming the first damaged file and offset
+   * @throws CorruptFileException naming the first damaged file and offset, with every other damaged
+   *     SSTable's as a suppressed exception (all are checked)
    * @throws IOException if a file cannot be read
    */
   public int verify() throws IOException {
@@ -264,15 +265,24 @@ public final class TableStore {
     }
     try {
       int checked = 0;
+      CorruptFileException first = null;
       for (SSTableReader r : refs) {
         try {
           r.verify();
           checked++;
         } catch (CorruptFileException e) {
           if (!quarantine.handle(this, e)) {
-            throw e;
+            // go on: every damaged SSTable is reported, the later ones as suppressed exceptions
+            if (first == null) {
+              first = e;
+            } else {
+              first.addSuppressed(e);
+            }
           }
         }
+      }
+      if (first != null) {
+        throw first;
       }
       return checked;
     } finally {
