@@ -26,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * TalusClosedException}. Many instances may be open in one JVM on different directories.
  */
 public final class TalusDb implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TalusDb.class);
 
   static {
     // Test support opens databases over another file layer through this non-public hook.
@@ -84,12 +83,11 @@ public final class TalusDb implements AutoCloseable {
 
   /**
    * Creates a table; fails if one with that name exists. The schema's {@link TableSchema#lint()
-   * data-model warnings} are logged at WARN; they never prevent the creation.
+   * data-model warnings} are logged at WARN (and reported to {@link
+   * TalusMetricsListener#onWarning}); they never prevent the creation.
    */
   public Table createTable(TableSchema schema) {
-    Table t = handle(database.createTable(schema, false));
-    logLint(schema);
-    return t;
+    return handle(database.createTable(schema, false));
   }
 
   /**
@@ -97,15 +95,7 @@ public final class TalusDb implements AutoCloseable {
    * data-model warnings like {@link #createTable}.
    */
   public Table createTableIfNotExists(TableSchema schema) {
-    Table t = handle(database.createTable(schema, true));
-    logLint(schema);
-    return t;
-  }
-
-  private static void logLint(TableSchema schema) {
-    for (String warning : schema.lint()) {
-      LOG.warn("Data model: {}", warning);
-    }
+    return handle(database.createTable(schema, true));
   }
 
   /** The table named {@code name}; {@link InvalidQueryException} if there is none. */

@@ -9,6 +9,7 @@ import dev.talus.InvalidSchemaException;
 import dev.talus.QuarantinedTable;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
 import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
@@ -251,6 +252,7 @@ public final class Database implements Closeable {
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
+        lint(schema);
         return existing;
       }
       throw new InvalidSchemaException(
@@ -278,7 +280,16 @@ public final class Database implements Closeable {
       throw Corruption.translate(e, "cannot open table " + schema.name());
     }
     register(store);
+    lint(schema);
     return tables.get(schema.name());
+  }
+
+  private void lint(TableSchema schema) {
+    for (String warning : schema.lint()) {
+      ctx.metrics()
+          .warning(
+              schema.name(), TalusMetricsListener.WarningKind.DATA_MODEL, "Data model: " + warning);
+    }
   }
 
   public TableHandle table(String name) {

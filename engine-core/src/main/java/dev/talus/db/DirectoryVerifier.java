@@ -60,7 +60,10 @@ final class DirectoryVerifier {
       return new VerifyReport(checked);
     } catch (LockHeldException e) {
       throw new DirectoryLockedException(
-          "data directory " + dir + " is open (in this JVM or another process); close it first", e);
+          "data directory "
+              + dir
+              + " is already open (in this JVM or another process); close that instance first",
+          e);
     } catch (IOException e) {
       throw new StorageException("cannot verify " + dir + ": " + e.getMessage(), e);
     }
