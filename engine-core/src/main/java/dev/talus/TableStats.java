@@ -14,7 +14,8 @@ import java.util.Map;
  * @param memtableBytes estimated bytes in memtables (taking writes and being flushed)
  * @param writes writes applied (a batch counts once per table update)
  * @param reads reads executed
- * @param writeLatencyMicros latency of writes, from validation to memtable
+ * @param writeLatencyMicros latency of writes, from validation to memtable; a batch records its
+ *     whole latency once for each table it writes to
  * @param readLatencyMicros latency of reads, whole query
  * @param sstablesPerRead sources (memtables and SSTables) merged per partition read
  * @param tombstonesPerRead tombstones scanned per read

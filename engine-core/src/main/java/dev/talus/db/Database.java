@@ -22,6 +22,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.request.WriteRequest;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.Catalog;
+import dev.talus.schema.SchemaDiff;
 import dev.talus.table.TableHost;
 import dev.talus.table.TableStore;
 import dev.talus.write.MemtableBudget;
@@ -256,12 +257,11 @@ public final class Database implements Closeable {
         return existing;
       }
       throw new InvalidSchemaException(
-          "table "
-              + schema.name()
-              + " already exists"
-              + (existing.schema().equals(schema)
-                  ? ""
-                  : " with a different schema: " + existing.schema()));
+          existing.schema().equals(schema)
+              ? "table "
+                  + schema.name()
+                  + " already exists (createTableIfNotExists returns it instead)"
+              : SchemaDiff.message(existing.schema(), schema));
     }
     int id = catalog.nextId();
     Path tdir = tableDir(id, schema);
