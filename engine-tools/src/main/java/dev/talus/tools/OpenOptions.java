@@ -49,7 +49,8 @@ final class OpenOptions {
   /** The line saying which "now" was used. */
   String describeNow(Instant used) {
     return now == null
-        ? used + " (wall clock; --now INSTANT judges TTL and gc_grace at another instant)"
+        ? used.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            + " (wall clock; --now INSTANT judges TTL and gc_grace at another instant)"
         : used + " (--now)";
   }
 
