@@ -1,7 +1,6 @@
 package dev.talus.db;
 
 import dev.talus.CompactionOptions;
-import dev.talus.CorruptDataException;
 import dev.talus.DirectoryLockedException;
 import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
@@ -55,8 +54,7 @@ public final class Database implements Closeable {
   private final FileLockHandle lock;
   private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
   private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
-  private final Map<String, QuarantinedTable> setAside = new ConcurrentHashMap<>();
-  private final Map<Integer, QuarantinedTable> setAsideById = new ConcurrentHashMap<>();
+  private final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
   private final MemtableBudget budget;
   private final TableHost host = new Host();
@@ -131,7 +129,7 @@ public final class Database implements Closeable {
       } catch (CorruptFileException damage) {
         if (ctx.options().diskFailurePolicy() == DiskFailurePolicy.QUARANTINE
             && Corruption.isManifest(damage.file())) {
-          setAside(e.getKey(), s.name(), tdir, damage);
+          setAside.add(e.getKey(), s.name(), tdir, damage);
           continue;
         }
         throw Corruption.atOpen(damage, s.name(), tdir);
@@ -140,48 +138,14 @@ public final class Database implements Closeable {
     }
   }
 
-  /**
-   * Under QUARANTINE, a table whose manifest is damaged is not opened: nothing in its directory is
-   * touched (without the manifest, which files are live is unknown, so none may be deleted), and
-   * its commit-log records are kept (the table's id is never marked flushed).
-   */
-  private void setAside(int id, String name, Path tdir, CorruptFileException damage) {
-    QuarantinedTable q = new QuarantinedTable(name, tdir, damage.file(), damage.getMessage());
-    setAside.put(name, q);
-    setAsideById.put(id, q);
-    LOG.error(
-        "Table {} set aside (disk failure policy QUARANTINE): its manifest is damaged: {}. Its"
-            + " files in {} are left untouched and it is not served; every other table opens."
-            + " Restore the table directory from a backup and reopen to get it back.",
-        name,
-        damage.getMessage(),
-        tdir);
-  }
-
   /** The tables set aside at open because their manifest is damaged (QUARANTINE only). */
   public List<QuarantinedTable> quarantinedTables() {
-    List<QuarantinedTable> l = new ArrayList<>(setAside.values());
-    l.sort((a, b) -> a.name().compareTo(b.name()));
-    return l;
+    return setAside.list();
   }
 
   /** True if table {@code id} was set aside at open: its commit-log records must be kept. */
   boolean isSetAside(int id) {
-    return setAsideById.containsKey(id);
-  }
-
-  private CorruptDataException setAsideError(QuarantinedTable q) {
-    return new CorruptDataException(
-        "table "
-            + q.name()
-            + " was set aside when the database opened (disk failure policy QUARANTINE): "
-            + q.reason()
-            + ". Its files in "
-            + q.directory()
-            + " are untouched; restore the table directory from a backup and reopen",
-        q.damagedFile(),
-        0,
-        null);
+    return setAside.contains(id);
   }
 
   private void register(TableStore t) {
@@ -194,7 +158,7 @@ public final class Database implements Closeable {
    * replayed, and lets the log drop the segments nobody needs any more.
    */
   private void openCommitLog() {
-    CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAsideById.keySet(), budget);
+    CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
     writes = new WritePipeline(ctx, commitLog, budget, jobs);
@@ -246,10 +210,7 @@ public final class Database implements Closeable {
   /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkOpen();
-    QuarantinedTable aside = setAside.get(schema.name());
-    if (aside != null) {
-      throw setAsideError(aside);
-    }
+    setAside.checkNotSetAside(schema.name());
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
@@ -295,8 +256,8 @@ public final class Database implements Closeable {
   public TableHandle table(String name) {
     ctx.checkOpen();
     TableHandle t = tables.get(name);
-    if (t == null && setAside.containsKey(name)) {
-      throw setAsideError(setAside.get(name));
+    if (t == null) {
+      setAside.checkNotSetAside(name);
     }
     if (t == null) {
       throw new InvalidQueryException(
