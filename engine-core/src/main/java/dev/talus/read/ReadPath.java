@@ -3,6 +3,7 @@ package dev.talus.read;
 import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TombstoneOverwhelmingException;
 import dev.talus.codec.TypeCodec;
 import dev.talus.data.Cell;
@@ -26,8 +27,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The read path of one table: a read is validated against the query-first rules ({@link
@@ -39,7 +38,6 @@ import org.slf4j.LoggerFactory;
  * it); the database maps it for the caller. Thread-safe.
  */
 public final class ReadPath {
-  private static final Logger LOG = LoggerFactory.getLogger(ReadPath.class);
 
   private final TableStore table;
   private final DbContext ctx;
@@ -198,12 +196,17 @@ public final class ReadPath {
     }
     if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
       metrics.tombstoneWarning();
-      LOG.warn(
-          "Read of table {} partition {} scanned more than {} tombstones"
-              + " (tombstone_warn_threshold)",
-          schema.name(),
-          keys.describe(key),
-          schema.tombstoneWarnThreshold());
+      ctx.metrics()
+          .warning(
+              schema.name(),
+              TalusMetricsListener.WarningKind.TOMBSTONES,
+              "Read of table "
+                  + schema.name()
+                  + " partition "
+                  + keys.describe(key)
+                  + " scanned more than "
+                  + schema.tombstoneWarnThreshold()
+                  + " tombstones (tombstone_warn_threshold)");
     }
   }
 

@@ -70,6 +70,7 @@ public final class WritePipeline {
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
     ctx.checkOpen();
+    long start = Histogram.startTimer();
     long shared = ctx.nextTimestamp();
     long now = ctx.nowSeconds();
     List<PartitionUpdate> updates = new ArrayList<>(requests.size());
@@ -100,8 +101,10 @@ public final class WritePipeline {
         order.get(i).unlockWrites();
       }
     }
-    for (int i = 0; i < order.size(); i++) {
+    for (TableStore t : order) {
       afterWrite();
+      // the batch's latency, once for each table it wrote to
+      ctx.metrics().write(t.schema().name(), t.metrics().writeLatencySince(start));
     }
   }
 
