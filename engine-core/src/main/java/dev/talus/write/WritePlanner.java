@@ -51,7 +51,12 @@ final class WritePlanner {
       throw new InvalidQueryException("TTL must not be negative, got " + ttl);
     }
     if (ttl.compareTo(TableSchema.MAX_TTL) > 0) {
-      throw new InvalidQueryException("TTL must be at most 20 years, got " + ttl);
+      throw new InvalidQueryException(
+          "TTL must be at most "
+              + TableSchema.MAX_TTL.getSeconds()
+              + " seconds (20 × 365 days, Cassandra's limit), got "
+              + ttl.getSeconds()
+              + " seconds");
     }
     if (ttl.getNano() != 0) {
       throw new InvalidQueryException("TTL is counted in whole seconds, got " + ttl);
