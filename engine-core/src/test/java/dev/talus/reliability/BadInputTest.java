@@ -261,12 +261,6 @@ class BadInputTest {
                     .execute(),
             InvalidQueryException.class,
             "reserved"));
-    cases.add(
-        new Case(
-            "timestamp Long.MAX_VALUE",
-            db -> db.table("bad").delete().eq("k", "a").timestamp(Long.MAX_VALUE).execute(),
-            InvalidQueryException.class,
-            "reserved"));
     return cases;
   }
 
