@@ -63,13 +63,30 @@ final class ClusteringPlanner {
     Object[] upper;
     boolean upperInclusive;
     boolean multi;
-    String text;
 
-    Group(int first, int last, Kind kind, String text) {
+    /** What the user wrote: a Restriction, a TupleRestriction, or the two Groups merged. */
+    final Object source;
+
+    Group(int first, int last, Kind kind, Object source) {
       this.first = first;
       this.last = last;
       this.kind = kind;
-      this.text = text;
+      this.source = source;
+    }
+
+    /** The restriction as text, for messages (built only when one is needed). */
+    String text() {
+      if (source instanceof Restriction x) {
+        return x.column()
+            + " "
+            + x.op().symbol()
+            + " "
+            + (x.op() == Restriction.Op.IN ? x.values() : String.valueOf(x.value()));
+      }
+      if (source instanceof Group[] merged) {
+        return merged[0].text() + " and " + merged[1].text();
+      }
+      return String.valueOf(source);
     }
   }
 
@@ -106,12 +123,15 @@ final class ClusteringPlanner {
     int next = 0;
     Group range = null;
     List<Group> prefix = new ArrayList<>(groups.size());
-    List<QueryPlanner.Filter> filters = new ArrayList<>(0);
+    List<QueryPlanner.Filter> filters = List.of();
     for (Group g : groups) {
       if (range != null || g.first != next) {
         if (!allowFiltering) {
           throw ClusteringRefusals.needsFiltering(
               s, g.first, g.kind == Kind.SLICE, range == null ? -1 : range.first, next);
+        }
+        if (filters.isEmpty()) {
+          filters = new ArrayList<>(2);
         }
         filter(keys, g, filters);
       } else if (g.kind == Kind.SLICE) {
@@ -125,14 +145,8 @@ final class ClusteringPlanner {
   }
 
   private static Group single(TableSchema s, ColumnDef c, int position, Restriction x) {
-    String text =
-        c.name()
-            + " "
-            + x.op().symbol()
-            + " "
-            + (x.op() == Restriction.Op.IN ? x.values() : String.valueOf(x.value()));
     if (x.op() == Restriction.Op.IN && x.values().size() != 1) {
-      Group g = new Group(position, position, Kind.IN, text);
+      Group g = new Group(position, position, Kind.IN, x);
       for (Object v : x.values()) {
         g.tuples.add(new Object[] {Columns.keyValue(s, c, v)});
       }
@@ -141,11 +155,11 @@ final class ClusteringPlanner {
     // an IN of one value is an equality, as in Cassandra
     Object v = Columns.keyValue(s, c, x.value());
     if (x.op() == Restriction.Op.EQ || x.op() == Restriction.Op.IN) {
-      Group g = new Group(position, position, Kind.EQ, text);
+      Group g = new Group(position, position, Kind.EQ, x);
       g.tuples.add(new Object[] {v});
       return g;
     }
-    Group g = new Group(position, position, Kind.SLICE, text);
+    Group g = new Group(position, position, Kind.SLICE, x);
     bound(g, x.op(), new Object[] {v});
     return g;
   }
@@ -163,7 +177,7 @@ final class ClusteringPlanner {
 
   /** A multi-column relation, checked as Cassandra's {@code MultiColumnRelation} checks it. */
   private static Group tuple(TableSchema s, TupleRestriction t) {
-    String text = t.toString();
+    TupleRestriction text = t; // rendered only in messages
     if (t.columns().isEmpty()) {
       throw new InvalidQueryException("multi-column relation " + text + " names no column");
     }
@@ -203,7 +217,7 @@ final class ClusteringPlanner {
       defs[i] = c;
     }
     if (t.op() == Restriction.Op.IN && t.tuples().size() != 1) {
-      Group g = new Group(first, first + defs.length - 1, Kind.IN, text);
+      Group g = new Group(first, first + defs.length - 1, Kind.IN, t);
       g.multi = true;
       for (List<Object> values : t.tuples()) {
         g.tuples.add(values(s, defs, values, text));
@@ -212,7 +226,7 @@ final class ClusteringPlanner {
     }
     Object[] values = values(s, defs, t.tuples().get(0), text);
     boolean eq = t.op() == Restriction.Op.EQ || t.op() == Restriction.Op.IN;
-    Group g = new Group(first, first + defs.length - 1, eq ? Kind.EQ : Kind.SLICE, text);
+    Group g = new Group(first, first + defs.length - 1, eq ? Kind.EQ : Kind.SLICE, t);
     g.multi = true;
     if (eq) {
       g.tuples.add(values);
@@ -223,7 +237,7 @@ final class ClusteringPlanner {
   }
 
   private static Object[] values(
-      TableSchema s, ColumnDef[] defs, List<Object> values, String text) {
+      TableSchema s, ColumnDef[] defs, List<Object> values, TupleRestriction text) {
     if (values.size() != defs.length) {
       throw new InvalidQueryException(
           "multi-column relation "
@@ -265,26 +279,26 @@ final class ClusteringPlanner {
                 + " is restricted both by "
                 + (a.kind == Kind.IN || b.kind == Kind.IN ? "in(...)" : "equality")
                 + " and by a range ("
-                + a.text
+                + a.text()
                 + ", "
-                + b.text
+                + b.text()
                 + "); a column restricted by equality or IN takes no other restriction");
       }
       throw new InvalidQueryException(
           "column "
               + column
               + " is restricted twice ("
-              + a.text
+              + a.text()
               + ", "
-              + b.text
+              + b.text()
               + "); a column restricted by equality or IN takes no other restriction");
     }
     if (a.first != b.first) {
       throw new InvalidQueryException(
           "ranges "
-              + a.text
+              + a.text()
               + " and "
-              + b.text
+              + b.text()
               + " on "
               + s.name()
               + " do not start at the same clustering column. Rule: two ranges on clustering"
@@ -300,13 +314,13 @@ final class ClusteringPlanner {
                 + " has two "
                 + (lower ? "lower" : "upper")
                 + " bounds ("
-                + a.text
+                + a.text()
                 + ", "
-                + b.text
+                + b.text()
                 + ")");
       }
     }
-    Group m = new Group(a.first, Math.max(a.last, b.last), Kind.SLICE, a.text + " and " + b.text);
+    Group m = new Group(a.first, Math.max(a.last, b.last), Kind.SLICE, new Group[] {a, b});
     m.multi = a.multi || b.multi;
     Group lo = a.lower != null ? a : b;
     Group hi = a.upper != null ? a : b;
@@ -324,7 +338,7 @@ final class ClusteringPlanner {
     if (g.kind == Kind.SLICE && g.multi) {
       throw new InvalidQueryException(
           "multi-column range "
-              + g.text
+              + g.text()
               + " on "
               + s.name()
               + " cannot be used for filtering: it does not start at the first clustering column"
@@ -336,7 +350,7 @@ final class ClusteringPlanner {
     if (g.kind == Kind.IN) {
       throw new InvalidQueryException(
           "in(...) on "
-              + g.text
+              + g.text()
               + " of "
               + s.name()
               + " cannot be used for filtering: it does not follow equality on every clustering"
@@ -366,11 +380,11 @@ final class ClusteringPlanner {
 
   /** The slices of the prefix groups (equality and IN) followed by the optional range. */
   private static List<Slice> slices(KeyCodec keys, List<Group> prefix, Group range) {
-    List<List<Object>> prefixes = new ArrayList<>(1);
-    prefixes.add(new ArrayList<>(prefix.size()));
     long product = 1;
+    int width = 0;
     for (Group g : prefix) {
       product *= g.tuples.size();
+      width += g.last - g.first + 1;
       if (product > MAX_CLUSTERINGS) {
         throw new InvalidQueryException(
             "IN restrictions on the clustering columns of "
@@ -381,10 +395,27 @@ final class ClusteringPlanner {
                 + MAX_CLUSTERINGS
                 + ". Read fewer values per query, or a range");
       }
+    }
+    if (product == 0) {
+      return List.of();
+    }
+    if (product == 1) {
+      // equalities only (the common case): one prefix, one slice or one range's slices
+      List<Object> p = new ArrayList<>(width + 1);
+      for (Group g : prefix) {
+        for (Object v : g.tuples.get(0)) {
+          p.add(v);
+        }
+      }
+      return under(keys, p, range);
+    }
+    List<List<Object>> prefixes = new ArrayList<>(1);
+    prefixes.add(List.of());
+    for (Group g : prefix) {
       List<List<Object>> extended = new ArrayList<>(prefixes.size() * g.tuples.size());
       for (List<Object> p : prefixes) {
         for (Object[] t : g.tuples) {
-          List<Object> q = new ArrayList<>(p.size() + t.length);
+          List<Object> q = new ArrayList<>(p.size() + t.length + 1);
           q.addAll(p);
           q.addAll(Arrays.asList(t));
           extended.add(q);
@@ -392,33 +423,37 @@ final class ClusteringPlanner {
       }
       prefixes = extended;
     }
-    boolean[] desc = descending(keys.schema());
     List<Slice> out = new ArrayList<>(prefixes.size());
     for (List<Object> p : prefixes) {
-      if (range == null) {
-        out.add(p.isEmpty() ? Slice.ALL : new Slice(keys.bound(p, false), keys.bound(p, true)));
-        continue;
-      }
-      List<Slice> lower = range.lower == null ? null : bound(keys, desc, p, range, true);
-      List<Slice> upper = range.upper == null ? null : bound(keys, desc, p, range, false);
-      if (lower == null) {
-        out.addAll(upper);
-      } else if (upper == null) {
-        out.addAll(lower);
-      } else {
-        out.addAll(Slices.intersect(lower, upper));
-      }
+      out.addAll(under(keys, p, range));
     }
-    return out.size() == 1 && !out.get(0).isEmpty() ? out : Slices.normalise(out);
+    return Slices.normalise(out);
   }
 
-  private static boolean[] descending(TableSchema s) {
-    List<ColumnDef> ck = s.clustering();
-    boolean[] desc = new boolean[ck.size()];
-    for (int i = 0; i < desc.length; i++) {
-      desc[i] = ck.get(i).order() == ClusteringOrder.DESC;
+  /** The slices under one prefix: all of it, or what the range selects there. */
+  private static List<Slice> under(KeyCodec keys, List<Object> prefix, Group range) {
+    if (range == null) {
+      return prefix.isEmpty()
+          ? EVERYTHING
+          : List.of(new Slice(keys.bound(prefix, false), keys.bound(prefix, true)));
     }
-    return desc;
+    List<Slice> lower = range.lower == null ? null : bound(keys, prefix, range, true);
+    List<Slice> upper = range.upper == null ? null : bound(keys, prefix, range, false);
+    if (lower == null) {
+      return upper;
+    }
+    if (upper == null) {
+      return lower;
+    }
+    if (lower.size() == 1 && upper.size() == 1) {
+      Slice both = lower.get(0).intersect(upper.get(0));
+      return both.isEmpty() ? List.of() : List.of(both);
+    }
+    return Slices.intersect(lower, upper);
+  }
+
+  private static boolean descending(KeyCodec keys, int column) {
+    return keys.schema().clustering().get(column).order() == ClusteringOrder.DESC;
   }
 
   /**
@@ -428,10 +463,20 @@ final class ClusteringPlanner {
    * each term is one slice (a range on one column after equalities), whichever way its column is
    * stored.
    */
-  private static List<Slice> bound(
-      KeyCodec keys, boolean[] desc, List<Object> prefix, Group range, boolean lower) {
+  private static List<Slice> bound(KeyCodec keys, List<Object> prefix, Group range, boolean lower) {
     Object[] x = lower ? range.lower : range.upper;
     boolean inclusive = lower ? range.lowerInclusive : range.upperInclusive;
+    if (x.length == 1) {
+      // one column: one slice, from or to the value (its bound depending on inclusiveness)
+      prefix.add(x[0]);
+      boolean bytesAbove = lower != descending(keys, range.first);
+      byte[] at = keys.bound(prefix, bytesAbove != inclusive);
+      prefix.remove(prefix.size() - 1);
+      return List.of(
+          bytesAbove
+              ? new Slice(at, keys.bound(prefix, true))
+              : new Slice(keys.bound(prefix, false), at));
+    }
     List<Slice> out = new ArrayList<>(x.length + 1);
     List<Object> q = new ArrayList<>(prefix);
     for (int i = 0; i < x.length; i++) {
@@ -439,7 +484,7 @@ final class ClusteringPlanner {
       withValue.addAll(q);
       withValue.add(x[i]);
       // rows above x[i] in natural order lie above it in bytes unless the column is stored DESC
-      boolean bytesAbove = lower != desc[range.first + i];
+      boolean bytesAbove = lower != descending(keys, range.first + i);
       out.add(
           bytesAbove
               ? new Slice(keys.bound(withValue, true), keys.bound(q, true))

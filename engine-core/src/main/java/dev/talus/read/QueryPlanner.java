@@ -164,11 +164,14 @@ final class QueryPlanner {
   private static List<Object[]> partitions(TableSchema s, Map<String, List<Restriction>> byColumn) {
     List<ColumnDef> pk = s.partitionKey();
     List<List<Object>> choices = new ArrayList<>(pk.size());
-    List<String> missing = new ArrayList<>(0);
+    List<String> missing = List.of();
     long product = 1;
     for (ColumnDef c : pk) {
       List<Restriction> rs = byColumn.getOrDefault(c.name(), List.of());
       if (rs.isEmpty()) {
+        if (missing.isEmpty()) {
+          missing = new ArrayList<>(pk.size());
+        }
         missing.add(c.name());
         continue;
       }
@@ -219,7 +222,7 @@ final class QueryPlanner {
               + MAX_PARTITIONS
               + ". Read fewer partitions per query");
     }
-    return cartesian(choices);
+    return cartesian(choices, product);
   }
 
   /**
@@ -282,7 +285,17 @@ final class QueryPlanner {
     return reversed;
   }
 
-  private static List<Object[]> cartesian(List<List<Object>> choices) {
+  private static List<Object[]> cartesian(List<List<Object>> choices, long product) {
+    if (product <= 1) {
+      if (product == 0) {
+        return List.of();
+      }
+      Object[] one = new Object[choices.size()];
+      for (int i = 0; i < one.length; i++) {
+        one[i] = choices.get(i).get(0);
+      }
+      return List.<Object[]>of(one);
+    }
     List<Object[]> out = new ArrayList<>(1);
     out.add(new Object[0]);
     for (List<Object> c : choices) {

@@ -349,8 +349,13 @@ public final class ReadPath {
   }
 
   private boolean matches(QueryPlanner.Plan plan, Row r) {
+    List<QueryPlanner.Filter> filters = plan.filters();
+    if (filters.isEmpty()) {
+      return true;
+    }
     Object[] clustering = null;
-    for (QueryPlanner.Filter f : plan.filters()) {
+    for (int i = 0; i < filters.size(); i++) {
+      QueryPlanner.Filter f = filters.get(i);
       TypeCodec<?> codec;
       Object value;
       if (f.column().kind() == ColumnDef.Kind.CLUSTERING) {
