@@ -346,6 +346,15 @@ class QueryRulesTest {
         .containsExactly("122", "123");
   }
 
+  /** Filtering on clustering columns compares values, also on a column stored DESC (b). */
+  @Test
+  void allowFilteringOnClusteringColumnsOfEitherOrder() {
+    assertThat(run(pk(t.select()).gt("a", 1).ge("b", 2).lt("c", 3).allowFiltering()))
+        .containsExactly("231", "232", "221", "222", "331", "332", "321", "322");
+    assertThat(run(pk(t.select()).eq("b", 3).eq("c", 1).reversed().allowFiltering()))
+        .containsExactly("331", "231", "131");
+  }
+
   @Test
   void filteringSkipsRowsWithoutTheColumn() {
     t.insert().value("p1", "x").value("p2", 1).value("a", 9).value("b", 9).value("c", 9).execute();
