@@ -108,10 +108,19 @@ public final class WritePipeline {
     }
   }
 
+  /**
+   * Every timestamp Cassandra accepts is accepted, {@code Long.MAX_VALUE} included, except {@code
+   * Long.MIN_VALUE}: the storage engine (Talus's, like Cassandra's) uses it to mean "no timestamp"
+   * (an empty row marker, a live deletion), so data written with it could not be told from none.
+   */
   static long checkTimestamp(long ts) {
-    if (ts == Long.MIN_VALUE || ts == Long.MAX_VALUE) {
+    if (ts == Long.MIN_VALUE) {
       throw new InvalidQueryException(
-          "timestamp " + ts + " is reserved; use microseconds since the epoch");
+          "timestamp Long.MIN_VALUE ("
+              + ts
+              + ") is reserved: it means \"no timestamp\" in storage, so data written with it could"
+              + " not be told from none. Talus differs from Cassandra here, which accepts it. Use"
+              + " microseconds since the epoch (any other long is accepted)");
     }
     return ts;
   }
