@@ -334,7 +334,9 @@ public final class FaultInjectingFs implements StorageFs {
         () -> {
           checkAlive("delete " + file);
           synchronized (this) {
-            if (delegate.exists(file)) {
+            // an empty directory (a dropped table's) has no content to bring back on power loss
+            boolean directory = delegate.listDirectories(file.getParent()).contains(file);
+            if (delegate.exists(file) && !directory) {
               FileState st = stateOf(key);
               if (st.nameDurable) {
                 restoreOnPowerLoss.putIfAbsent(key, st.durableImage(delegate, key));
@@ -373,6 +375,15 @@ public final class FaultInjectingFs implements StorageFs {
         () -> {
           checkAlive("list " + dir);
           return delegate.list(dir);
+        });
+  }
+
+  @Override
+  public List<Path> listDirectories(Path dir) throws IOException {
+    return withGate(
+        () -> {
+          checkAlive("list " + dir);
+          return delegate.listDirectories(dir);
         });
   }
 
