@@ -98,6 +98,28 @@ public final class TalusDb implements AutoCloseable {
     return handle(database.createTable(schema, true));
   }
 
+  /**
+   * Drops table {@code name} (CQL's {@code DROP TABLE}): it is gone from the schema at once,
+   * durably — a crash right after leaves it dropped — its memtable data is discarded and its files
+   * are deleted once the last read using them finishes. Its commit-log records are never replayed,
+   * even into a table created later under the same name (which starts empty). {@link Table} handles
+   * of it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot}
+   * does not exist in Talus).
+   *
+   * @throws InvalidQueryException if there is no such table
+   */
+  public void dropTable(String name) {
+    database.dropTable(name, false);
+    handles.remove(name);
+  }
+
+  /** Like {@link #dropTable}, but returns false instead of failing if there is no such table. */
+  public boolean dropTableIfExists(String name) {
+    boolean dropped = database.dropTable(name, true);
+    handles.remove(name);
+    return dropped;
+  }
+
   /** The table named {@code name}; {@link InvalidQueryException} if there is none. */
   public Table table(String name) {
     return handle(database.table(name));
@@ -164,7 +186,9 @@ public final class TalusDb implements AutoCloseable {
   }
 
   private Table handle(TableHandle store) {
-    return handles.computeIfAbsent(store.schema().name(), n -> new Table(store));
+    // a table dropped and created again under the same name has a new handle
+    return handles.compute(
+        store.schema().name(), (n, t) -> t != null && t.store() == store ? t : new Table(store));
   }
 
   /** Waits for in-flight work, releases the directory lock. Idempotent. */

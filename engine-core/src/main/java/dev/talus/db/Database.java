@@ -120,6 +120,7 @@ public final class Database implements Closeable {
 
   private void loadTables() throws IOException {
     catalog = Catalog.load(ctx.fs(), dir);
+    TableRemoval.removeOrphans(ctx.fs(), dir.resolve("tables"), catalog);
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
       Path tdir = tableDir(e.getKey(), s);
@@ -161,6 +162,8 @@ public final class Database implements Closeable {
     CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
+    // a dropped table's records may still be in the log: its id is never given again
+    catalog.reserveIdsBelow(replay.highestTableId() + 1);
     writes = new WritePipeline(ctx, commitLog, budget, jobs);
     replay.finish(commitLog);
   }
@@ -290,6 +293,61 @@ public final class Database implements Closeable {
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "batch");
     }
+  }
+
+  /**
+   * Drops table {@code name}: removed from the schema file at once (the durable point), then its
+   * memtables discarded and its files deleted once the last reader lets go. Its commit-log records
+   * are never replayed (no later table gets its id). Returns false if there is no such table and
+   * {@code ifExists}.
+   */
+  public synchronized boolean dropTable(String name, boolean ifExists) {
+    ctx.checkOpen();
+    TableHandle h = tables.get(name);
+    if (h == null) {
+      setAside.checkNotSetAside(name);
+      if (ifExists) {
+        return false;
+      }
+      throw new InvalidQueryException(
+          "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
+    }
+    TableStore old = h.store();
+    try {
+      catalog.remove(old.id());
+    } catch (IOException e) {
+      throw new StorageException("cannot drop table " + name + ": " + e.getMessage(), e);
+    }
+    h.markDropped();
+    tables.remove(name);
+    byId.remove(old.id());
+    TableRemoval.retire(old, budget, commitLog);
+    return true;
+  }
+
+  /**
+   * Empties a table (TRUNCATE): the same schema under a new id replaces the old one in the schema
+   * file in one atomic rewrite, the handle switches to a new, empty store, and the old store is
+   * retired as by a drop.
+   */
+  public synchronized void truncateTable(TableHandle h) {
+    ctx.checkOpen();
+    TableStore old = h.store();
+    int id = catalog.nextId();
+    Path tdir = tableDir(id, old.schema());
+    TableStore fresh;
+    try {
+      ctx.fs().createDirectories(tdir);
+      catalog.replace(old.id(), id, old.schema());
+      fresh = TableStore.open(ctx, host, id, old.schema(), tdir);
+    } catch (IOException e) {
+      throw new StorageException(
+          "cannot truncate table " + old.schema().name() + ": " + e.getMessage(), e);
+    }
+    byId.put(id, fresh);
+    h.replaceStore(fresh);
+    byId.remove(old.id());
+    TableRemoval.retire(old, budget, commitLog);
   }
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */

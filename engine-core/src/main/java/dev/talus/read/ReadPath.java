@@ -37,9 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * QueryPlanner}), then per partition a reference-counted snapshot of its sources ({@link
  * SSTableSelector}) is merged, filtered to live rows (counting tombstones against the table's
  * thresholds), filtered, projected ({@link Projection}) and paged ({@link Paging}). Partitions of
- * an IN query are read in parallel. Corruption surfaces as the file layer's {@code
- * CorruptFileException} (after a retry without the SSTable if the disk failure policy quarantined
- * it); the database maps it for the caller. Thread-safe.
+ * an IN query are read in parallel; a read naming no partition is a scan ({@link TableScan}).
+ * Corruption surfaces as the file layer's {@code CorruptFileException} (after a retry without the
+ * SSTable if the disk failure policy quarantined it); the database maps it for the caller.
+ * Thread-safe.
  */
 public final class ReadPath {
 
@@ -49,6 +50,7 @@ public final class ReadPath {
   private final TableSchema schema;
   private final KeyCodec keys;
   private final TableMetrics metrics;
+  private final TableScan scans;
 
   public ReadPath(TableStore table, DbContext ctx, Executor readThreads) {
     this.table = table;
@@ -57,6 +59,12 @@ public final class ReadPath {
     this.schema = table.schema();
     this.keys = table.keys();
     this.metrics = table.metrics();
+    this.scans = new TableScan(this, table);
+  }
+
+  /** The token of the partition with these key values. */
+  public long token(List<Object> partitionKeyValues) {
+    return TableScan.token(keys, partitionKeyValues);
   }
 
   /** Validates and runs one read; counts it and its latency. */
@@ -89,6 +97,11 @@ public final class ReadPath {
     long now = ctx.nowSeconds();
     Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
+    if (plan.scan() != null) {
+      ReadResult page = scans.page(plan, now, tombstones, sources);
+      metrics.readDone(tombstones.scanned.get());
+      return page;
+    }
     int remainingLimit = plan.limit() - plan.resume().alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
     // one row more than the page tells whether another page follows; never overflow
@@ -224,7 +237,8 @@ public final class ReadPath {
         plan, last.partition, last.clustering, r.alreadyReturned() + rows, inPartition);
   }
 
-  private record Found(int partition, byte[] clustering, ResultRow row) {}
+  /** A result row, with its partition (an index in the read's partition order) and clustering. */
+  record Found(int partition, byte[] clustering, ResultRow row) {}
 
   private List<Found> readPartition(
       QueryPlanner.Plan plan,
@@ -238,32 +252,59 @@ public final class ReadPath {
     if (slices.isEmpty() || max <= 0) {
       return List.of();
     }
-    List<Found> out = new ArrayList<>();
-    LiveRows.TombstoneCounter counter = tombstones.counter(key);
     try (ReadSnapshot snapshot =
         SSTableSelector.snapshot(table.tracker(), metrics, key, Slices.cover(slices))) {
-      Object[] pkValues = plan.partitionValues().get(index);
-      Projection proj = projection(plan);
-      int used = 0;
-      for (int k = 0; k < slices.size() && out.size() < max; k++) {
-        Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
-        PartitionMerger.Merged m =
-            PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
-        used = Math.max(used, m.sourcesUsed());
-        tombstones.rangeDeletions(counter, m, slice);
-        LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
-        while (out.size() < max && live.hasNext()) {
-          Row r = live.next();
-          if (!matches(plan, r)) {
-            continue;
-          }
-          out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
-        }
-      }
-      metrics.sourcesRead(used);
-      sources.addAndGet(used);
-      return out;
+      return rows(
+          plan,
+          key,
+          plan.partitionValues().get(index),
+          index,
+          slices,
+          snapshot,
+          max,
+          now,
+          tombstones,
+          sources);
     }
+  }
+
+  /**
+   * Up to {@code max} live rows of one partition that match the plan's filters, read from {@code
+   * snapshot} slice after slice in the read's direction.
+   */
+  List<Found> rows(
+      QueryPlanner.Plan plan,
+      PartitionKey key,
+      Object[] pkValues,
+      int index,
+      List<Slice> slices,
+      ReadSnapshot snapshot,
+      int max,
+      long now,
+      Tombstones tombstones,
+      AtomicInteger sources) {
+    List<Found> out = new ArrayList<>();
+    LiveRows.TombstoneCounter counter = tombstones.counter(key);
+    Projection proj = projection(plan);
+    int used = 0;
+    for (int k = 0; k < slices.size() && out.size() < max; k++) {
+      Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
+      PartitionMerger.Merged m =
+          PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
+      used = Math.max(used, m.sourcesUsed());
+      tombstones.rangeDeletions(counter, m, slice);
+      LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
+      while (out.size() < max && live.hasNext()) {
+        Row r = live.next();
+        if (!matches(plan, r)) {
+          continue;
+        }
+        out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
+      }
+    }
+    metrics.sourcesRead(used);
+    sources.addAndGet(used);
+    return out;
   }
 
   /**
@@ -271,7 +312,7 @@ public final class ReadPath {
    * gc_grace, which count towards the table's thresholds. As in Cassandra, tombstones a compaction
    * may already purge do not fail or warn a read even before a compaction has removed them.
    */
-  private final class Tombstones {
+  final class Tombstones {
     final long gcBefore;
     final AtomicInteger scanned = new AtomicInteger();
     final AtomicInteger counted = new AtomicInteger();

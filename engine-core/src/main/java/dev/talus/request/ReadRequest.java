@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param restrictions single-column conditions
  * @param tupleRestrictions multi-column relations on clustering columns
+ * @param tokenRestrictions conditions on the token of the partition key (column name {@code token},
+ *     one {@code Long} value each); they make the read a scan of a token range
  */
 public record ReadRequest(
     List<Restriction> restrictions,
@@ -20,4 +22,5 @@ public record ReadRequest(
     int pageSize,
     byte[] pagingState,
     boolean allowFiltering,
-    int perPartitionLimit) {}
+    int perPartitionLimit,
+    List<Restriction> tokenRestrictions) {}

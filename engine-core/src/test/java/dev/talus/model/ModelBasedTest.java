@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Random operations against the engine and against {@link Model}, with clock jumps between them;
  * every read is compared. On a difference the failure names the seed and a shrunk operation list
- * that still reproduces it. Later capabilities (flush, compaction, restart) join the operation mix
- * as they land.
+ * that still reproduces it. Later capabilities (flush, compaction, restart, scans of the whole
+ * table: {@link ModelScans}) join the operation mix as they land.
  */
 class ModelBasedTest {
   static final int PARTITIONS = 3;
@@ -46,7 +46,7 @@ class ModelBasedTest {
 
   @TempDir Path tmp;
 
-  sealed interface Op {}
+  interface Op {}
 
   record Write(
       boolean insert,
@@ -195,7 +195,11 @@ class ModelBasedTest {
         String b = Model.C2_VALUES[rnd.nextInt(4)];
         int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(6) : Integer.MAX_VALUE;
         int page = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(4) : Integer.MAX_VALUE;
-        ops.add(new Read(p, kind, lo, hi, min(a, b), max(a, b), rnd.nextBoolean(), limit, page));
+        if (k >= 95) {
+          ops.add(new ModelScans.Scan(kind, lo, hi, limit, page));
+        } else {
+          ops.add(new Read(p, kind, lo, hi, min(a, b), max(a, b), rnd.nextBoolean(), limit, page));
+        }
       }
     }
     return ops;
@@ -327,6 +331,8 @@ class ModelBasedTest {
       clock.advance(Duration.ofSeconds(a.seconds));
     } else if (op instanceof Read r) {
       return check(r, t, model, now);
+    } else if (op instanceof ModelScans.Scan r) {
+      return ModelScans.check(r, t, model, now);
     }
     return null;
   }
