@@ -96,6 +96,12 @@ class QueryRulesTest {
             "p2",
             "full partition key"),
         rejected(
+            "one of two partition key columns, with allowFiltering: no partial-key scan",
+            s -> s.eq("p1", "x").allowFiltering(),
+            true,
+            "p2",
+            "full partition key"),
+        rejected(
             "slice on a partition key column",
             s -> s.eq("p1", "x").gt("p2", 0),
             true,
