@@ -1,6 +1,7 @@
 package dev.talus.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +15,10 @@ import java.util.Map;
  * <out>/ratios.png}.
  *
  * <pre>
- * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare [--scale N] [--out DIR]
- *     [--dir DIR] [--reps N] [--no-warmup] [--seed N] [--compaction leveled|size_tiered]
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare [--scale N] [--reps N]
+ *     [--workloads W,...] [--durability D] [--compaction C] [--dir DIR [--create-dir]]
+ *     [--out DIR] [--seed N] [--no-warmup]
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare --help
  * </pre>
  *
  * <p>Not thread-safe; one run per process is the intended use.
@@ -58,18 +61,39 @@ public final class Compare {
 
   public static void main(String[] args) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    CompareConfig config;
-    try {
-      config = CompareConfig.parse(args);
-    } catch (CompareConfig.HelpRequested e) {
-      System.out.print(CompareConfig.USAGE);
-      return;
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
+    CommandLine cl = commandLine(args, System.out, System.err);
+    if (cl.config() == null) {
+      if (cl.exitCode() != 0) {
+        System.exit(cl.exitCode());
+      }
       return;
     }
-    run(config);
+    run(cl.config());
+  }
+
+  /**
+   * What the command line asks: a configuration to run, or nothing to run and the exit code.
+   *
+   * @param config the run to do, or null to stop with {@code exitCode}
+   * @param exitCode 0 after {@code --help}, 2 after a bad argument
+   */
+  record CommandLine(CompareConfig config, int exitCode) {}
+
+  /**
+   * Parses {@code args}: {@code --help} prints the usage to {@code out}; a bad argument (unknown
+   * flag, bad number, a {@code --dir} that does not exist without {@code --create-dir}) prints why
+   * to {@code err}. Runs nothing.
+   */
+  static CommandLine commandLine(String[] args, PrintStream out, PrintStream err) {
+    try {
+      return new CommandLine(CompareConfig.parse(args), 0);
+    } catch (CompareConfig.HelpRequested e) {
+      out.print(CompareConfig.USAGE);
+      return new CommandLine(null, 0);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return new CommandLine(null, 2);
+    }
   }
 
   /** Runs everything {@code config} asks and returns the summaries, Talus then RocksDB each. */
