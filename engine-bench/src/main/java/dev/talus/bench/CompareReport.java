@@ -151,7 +151,7 @@ final class CompareReport {
           String.format(
               Locale.ROOT,
               "memtable footprint %-8s %,d rows (%.1f MB of user data, nothing flushed%s): live heap"
-                  + " +%.2f bytes per user byte; the engine's memtable figure %.2f bytes per user"
+                  + " %+.2f bytes per user byte; the engine's memtable figure %.2f bytes per user"
                   + " byte%n",
               f.engine(),
               f.rows(),
