@@ -4,8 +4,8 @@ import java.util.Iterator;
 
 /**
  * Turns merged rows into what a read returns at {@code nowSec}: rows with live data, holding only
- * their live cells. Every tombstone it steps over (row deletion, deleted or expired cell) is
- * reported to a {@link TombstoneCounter}, which may abort the read by throwing.
+ * their live cells. Every tombstone it steps over (row deletion, complex-column deletion, deleted
+ * or expired cell) is reported to a {@link TombstoneCounter}, which may abort the read by throwing.
  *
  * <p>Not thread-safe; single-use.
  */
@@ -45,7 +45,8 @@ public final class LiveRows extends LookAheadIterator<Row> {
   }
 
   private Row live(Row r) {
-    int dead = r.deletion().isLive() ? 0 : 1;
+    // A complex (collection) deletion left behind by an overwrite counts like a row deletion.
+    int dead = (r.deletion().isLive() ? 0 : 1) + r.complexDeletions().length;
     Cell[] cells = r.cells();
     int liveCount = 0;
     for (Cell c : cells) {
