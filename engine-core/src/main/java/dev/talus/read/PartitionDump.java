@@ -107,7 +107,7 @@ public final class PartitionDump {
     KeyCodec keys = table.keys();
     List<StoredPartition.StoredCell> cells = new ArrayList<>();
     for (Cell c : r.cells()) {
-      ColumnDef col = s.regularColumns().get(c.column());
+      ColumnDef col = keys.column(c.column());
       TypeCodec<?> codec = keys.regularCodec(c.column());
       StoredPartition.CellKind kind =
           c.isTombstone()

@@ -135,8 +135,8 @@ final class QueryPlanner {
     }
     ClusteringPrefix prefix = ClusteringPrefix.of(s, eq, slices, "query");
     byte[][] b = prefix.bounds(keys);
-    // Rule 4: regular columns only as filters, with explicit opt-in.
-    for (ColumnDef c : s.regularColumns()) {
+    // Rule 4: regular and static columns only as filters, with explicit opt-in.
+    for (ColumnDef c : s.nonKeyColumns()) {
       for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
         if (!r.allowFiltering()) {
           throw new InvalidQueryException(

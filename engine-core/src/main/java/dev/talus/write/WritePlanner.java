@@ -211,6 +211,12 @@ final class WritePlanner {
       if (c.isPrimaryKey()) {
         continue;
       }
+      if (c.type().isMultiCell()
+          || c.isStatic()
+          || c.type().kind() == dev.talus.DataType.Kind.COUNTER) {
+        throw new InvalidQueryException(
+            "writing column " + c.name() + " (" + c.type().cqlName() + ") is not supported yet");
+      }
       int id = keys.regularId(c.name());
       if (e.getValue() == null) {
         cells.add(Cell.tombstone(id, ts, now));
