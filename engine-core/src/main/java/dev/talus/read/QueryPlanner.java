@@ -60,7 +60,10 @@ final class QueryPlanner {
     }
     Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
     for (Restriction x : r.restrictions()) {
-      Columns.column(s, x.column());
+      ColumnDef rc = Columns.column(s, x.column());
+      if (rc.isPrimaryKey()) {
+        ValueFilters.checkKeyColumn(s, rc, x);
+      }
       byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>()).add(x);
     }
     // Rule 1: the full partition key, by equality or IN.
@@ -154,6 +157,20 @@ final class QueryPlanner {
           throw new InvalidQueryException(
               "in(...) on regular column " + c.name() + " is not supported");
         }
+        if (x.op() == Restriction.Op.CONTAINS || x.op() == Restriction.Op.CONTAINS_KEY) {
+          filters.add(ValueFilters.contains(s, c, keys.regularId(c.name()), x));
+          continue;
+        }
+        if (c.type().isMultiCell()) {
+          throw new InvalidQueryException(
+              "Collection column "
+                  + c.name()
+                  + " of "
+                  + s.name()
+                  + " ("
+                  + c.type().cqlName()
+                  + ") can only be restricted by CONTAINS or CONTAINS KEY");
+        }
         if (x.value() == null) {
           throw new InvalidQueryException("cannot filter " + c.name() + " against null");
         }
@@ -164,7 +181,7 @@ final class QueryPlanner {
     // Rule 3: clustering order or its exact reverse.
     boolean reversed = r.reversed() ^ orderReversed(s, r.orderBy());
     List<ColumnDef> projection = new ArrayList<>();
-    if (r.columns().isEmpty()) {
+    if (r.columns().isEmpty() && r.selectors().isEmpty()) {
       projection.addAll(s.columns());
     } else {
       for (String name : r.columns()) {

@@ -4,8 +4,7 @@ import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TombstoneOverwhelmingException;
-import dev.talus.codec.TypeCodec;
-import dev.talus.data.Cell;
+import dev.talus.data.ClusteringBytes;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
@@ -15,6 +14,7 @@ import dev.talus.io.CorruptFileException;
 import dev.talus.metrics.Histogram;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
+import dev.talus.request.Selector;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.KeyCodec;
 import dev.talus.table.TableMetrics;
@@ -155,28 +155,74 @@ public final class ReadPath {
     if (slice.isEmpty()) {
       return out;
     }
-    try (ReadSnapshot snapshot = SSTableSelector.snapshot(table.tracker(), metrics, key, slice)) {
+    Projection proj = projection(plan);
+    boolean statics = proj.readsStatics() || filtersStatics(plan);
+    // with statics, the sources are chosen for the static row too
+    Slice sourcesFor = statics ? new Slice(Slice.STATIC.start(), slice.end()) : slice;
+    try (ReadSnapshot snapshot =
+        SSTableSelector.snapshot(table.tracker(), metrics, key, sourcesFor)) {
+      LiveRows.TombstoneCounter counter = t -> countTombstones(key, tombstones, t);
+      Row staticRow = statics ? staticRow(key, snapshot, now, counter) : null;
       PartitionMerger.Merged m =
           PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
       metrics.sourcesRead(m.sourcesUsed());
       sources.addAndGet(m.sourcesUsed());
       int rangeDeletions = m.rangeDeletions().within(slice, m.partitionDeletion()).size();
-      LiveRows.TombstoneCounter counter = t -> countTombstones(key, tombstones, t);
       if (rangeDeletions > 0) {
         counter.add(rangeDeletions);
       }
       LiveRows live = new LiveRows(m.rows(), now, counter);
       Object[] pkValues = plan.partitionValues().get(index);
-      Projection proj = projection(plan);
+      boolean anyRow = false;
       while (out.size() < max && live.hasNext()) {
         Row r = live.next();
-        if (!matches(plan, r)) {
+        anyRow = true;
+        if (!ValueFilters.matches(keys, plan.filters(), r, staticRow)) {
           continue;
         }
-        out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
+        out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, staticRow, now)));
+      }
+      // Cassandra: a partition with static data but no rows reads as one row with null
+      // clustering and regular columns, when the query names whole partitions
+      if (!anyRow
+          && staticRow != null
+          && max > 0
+          && plan.filters().isEmpty()
+          && !restrictsClustering(plan)
+          && !(index == plan.startPartition() && plan.resumeAfter() != null)) {
+        out.add(
+            new Found(
+                index, ClusteringBytes.STATIC, proj.view(keys, pkValues, null, staticRow, now)));
       }
       return out;
     }
+  }
+
+  /** The partition's live static row, or null; its tombstones count like the rows'. */
+  private static Row staticRow(
+      PartitionKey key, ReadSnapshot snapshot, long now, LiveRows.TombstoneCounter counter) {
+    PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
+    LiveRows live = new LiveRows(m.rows(), now, counter);
+    return live.hasNext() ? live.next() : null;
+  }
+
+  private boolean filtersStatics(QueryPlanner.Plan plan) {
+    for (QueryPlanner.Filter f : plan.filters()) {
+      if (f.column().isStatic()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean restrictsClustering(QueryPlanner.Plan plan) {
+    for (var r : plan.request().restrictions()) {
+      var c = schema.column(r.column());
+      if (c.isPresent() && c.get().kind() == dev.talus.ColumnDef.Kind.CLUSTERING) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void countTombstones(PartitionKey key, AtomicInteger total, int added) {
@@ -207,37 +253,14 @@ public final class ReadPath {
     }
   }
 
-  private boolean matches(QueryPlanner.Plan plan, Row r) {
-    for (QueryPlanner.Filter f : plan.filters()) {
-      Cell c = r.cell(f.id());
-      if (c == null) {
-        return false;
-      }
-      TypeCodec<?> codec = keys.regularCodec(f.id());
-      int cmp = codec.compare(codec.deserialize(c.value()), f.value());
-      boolean ok =
-          switch (f.op()) {
-            case EQ -> cmp == 0;
-            case GT -> cmp > 0;
-            case GE -> cmp >= 0;
-            case LT -> cmp < 0;
-            case LE -> cmp <= 0;
-            case IN -> false;
-          };
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The last projection compiled; reads of one table usually repeat one. */
   private volatile Projection lastProjection;
 
   private Projection projection(QueryPlanner.Plan plan) {
     Projection p = lastProjection;
-    if (p == null || !p.columns().equals(plan.projection())) {
-      p = Projection.compile(schema, keys, plan.projection());
+    List<Selector> selectors = plan.request().selectors();
+    if (p == null || !p.columns().equals(plan.projection()) || !p.selectors().equals(selectors)) {
+      p = Projection.compile(schema, keys, plan.projection(), selectors);
       lastProjection = p;
     }
     return p;

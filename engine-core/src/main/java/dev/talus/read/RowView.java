@@ -19,7 +19,15 @@ final class RowView implements ResultRow {
     private final List<String> columns;
     private final Map<String, Integer> index;
 
+    /** Column → what it is, for the columns without a single write time (collections, counters). */
+    private final Map<String, String> noWriteTime;
+
     Shape(List<String> columns) {
+      this(columns, Map.of());
+    }
+
+    Shape(List<String> columns, Map<String, String> noWriteTime) {
+      this.noWriteTime = Map.copyOf(noWriteTime);
       this.columns = List.copyOf(columns);
       Map<String, Integer> m = new HashMap<>();
       for (int i = 0; i < this.columns.size(); i++) {
@@ -99,15 +107,34 @@ final class RowView implements ResultRow {
     return type.cast(v);
   }
 
+  private void checkOneCell(String column, String function) {
+    String what = shape.noWriteTime.get(column);
+    if (what != null) {
+      throw new InvalidQueryException(
+          "Cannot use selection function "
+              + function
+              + " on "
+              + what
+              + " "
+              + column
+              + (what.startsWith("counter")
+                  ? ""
+                  : ": its elements are cells of their own, each with its own write time and TTL"
+                      + " (Talus does not return per-element write times)"));
+    }
+  }
+
   @Override
   public Long writeTime(String column) {
     int i = check(column);
+    checkOneCell(column, "writeTime");
     return writeTimes == null || writeTimes[i] == NO_WRITE_TIME ? null : writeTimes[i];
   }
 
   @Override
   public Integer ttl(String column) {
     int i = check(column);
+    checkOneCell(column, "ttl");
     return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
   }
 

@@ -14,4 +14,29 @@ public record ReadRequest(
     int pageSize,
     byte[] pagingState,
     boolean allowFiltering,
-    int perPartitionLimit) {}
+    int perPartitionLimit,
+    List<Selector> selectors) {
+  /** A read without element selections. */
+  public ReadRequest(
+      List<Restriction> restrictions,
+      List<String> columns,
+      List<Map.Entry<String, ClusteringOrder>> orderBy,
+      boolean reversed,
+      int limit,
+      int pageSize,
+      byte[] pagingState,
+      boolean allowFiltering,
+      int perPartitionLimit) {
+    this(
+        restrictions,
+        columns,
+        orderBy,
+        reversed,
+        limit,
+        pageSize,
+        pagingState,
+        allowFiltering,
+        perPartitionLimit,
+        List.of());
+  }
+}

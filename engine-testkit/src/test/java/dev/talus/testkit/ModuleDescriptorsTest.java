@@ -134,10 +134,12 @@ class ModuleDescriptorsTest {
     throw new NoSuchMethodException(type.getName() + "." + name);
   }
 
+  /** An enum constant, or a class's public static constant (DataType's native types). */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object constant(ClassLoader loader, String enumType, String name)
-      throws ClassNotFoundException {
-    return Enum.valueOf((Class) loader.loadClass(enumType), name);
+  private static Object constant(ClassLoader loader, String type, String name)
+      throws ReflectiveOperationException {
+    Class<?> c = loader.loadClass(type);
+    return c.isEnum() ? Enum.valueOf((Class) c, name) : c.getField(name).get(null);
   }
 
   @Test
