@@ -3,12 +3,16 @@ package dev.talus.db;
 import dev.talus.CompactionOptions;
 import dev.talus.DataType;
 import dev.talus.DirectoryLockedException;
+import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
+import dev.talus.QuarantinedTable;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
 import dev.talus.UserType;
+import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
 import dev.talus.io.CorruptFileException;
@@ -19,6 +23,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.request.WriteRequest;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.Catalog;
+import dev.talus.schema.SchemaDiff;
 import dev.talus.table.TableHost;
 import dev.talus.table.TableStore;
 import dev.talus.write.MemtableBudget;
@@ -32,6 +37,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +56,7 @@ public final class Database implements Closeable {
   private final FileLockHandle lock;
   private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
   private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  private final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
   private final MemtableBudget budget;
   private final TableHost host = new Host();
@@ -69,6 +76,14 @@ public final class Database implements Closeable {
   /** Opens (creating if needed) the directory in {@code options}. */
   public static Database open(TalusOptions options) {
     return open(options, new NioStorageFs());
+  }
+
+  /**
+   * Checks every stored byte of the closed directory {@code dir} and reports every damage, changing
+   * nothing (see {@link DirectoryVerifier}).
+   */
+  public static VerifyReport verify(Path dir, Consumer<VerifyReport.Checked> progress) {
+    return new DirectoryVerifier(new NioStorageFs(), dir, progress).run();
   }
 
   /** Opens with a given file layer (test support installs one through {@link StorageHook}). */
@@ -109,9 +124,30 @@ public final class Database implements Closeable {
     catalog = Catalog.load(ctx.fs(), dir);
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
-      TableStore t = TableStore.open(ctx, host, e.getKey(), s, tableDir(e.getKey(), s));
+      Path tdir = tableDir(e.getKey(), s);
+      TableStore t;
+      try {
+        t = TableStore.open(ctx, host, e.getKey(), s, tdir);
+      } catch (CorruptFileException damage) {
+        if (ctx.options().diskFailurePolicy() == DiskFailurePolicy.QUARANTINE
+            && Corruption.isManifest(damage.file())) {
+          setAside.add(e.getKey(), s.name(), tdir, damage);
+          continue;
+        }
+        throw Corruption.atOpen(damage, s.name(), tdir);
+      }
       register(t);
     }
+  }
+
+  /** The tables set aside at open because their manifest is damaged (QUARANTINE only). */
+  public List<QuarantinedTable> quarantinedTables() {
+    return setAside.list();
+  }
+
+  /** True if table {@code id} was set aside at open: its commit-log records must be kept. */
+  boolean isSetAside(int id) {
+    return setAside.contains(id);
   }
 
   private void register(TableStore t) {
@@ -124,7 +160,7 @@ public final class Database implements Closeable {
    * replayed, and lets the log drop the segments nobody needs any more.
    */
   private void openCommitLog() {
-    CommitLogReplay replay = new CommitLogReplay(ctx, byId, budget);
+    CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
     writes = new WritePipeline(ctx, commitLog, budget, jobs);
@@ -234,21 +270,22 @@ public final class Database implements Closeable {
   /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkOpen();
+    setAside.checkNotSetAside(schema.name());
     for (var c : schema.columns()) {
       checkTypesDefined(c.type(), "table " + schema.name());
     }
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
+        lint(schema);
         return existing;
       }
       throw new InvalidSchemaException(
-          "table "
-              + schema.name()
-              + " already exists"
-              + (existing.schema().equals(schema)
-                  ? ""
-                  : " with a different schema: " + existing.schema()));
+          existing.schema().equals(schema)
+              ? "table "
+                  + schema.name()
+                  + " already exists (createTableIfNotExists returns it instead)"
+              : SchemaDiff.message(existing.schema(), schema));
     }
     int id = catalog.nextId();
     Path tdir = tableDir(id, schema);
@@ -267,12 +304,24 @@ public final class Database implements Closeable {
       throw Corruption.translate(e, "cannot open table " + schema.name());
     }
     register(store);
+    lint(schema);
     return tables.get(schema.name());
+  }
+
+  private void lint(TableSchema schema) {
+    for (String warning : schema.lint()) {
+      ctx.metrics()
+          .warning(
+              schema.name(), TalusMetricsListener.WarningKind.DATA_MODEL, "Data model: " + warning);
+    }
   }
 
   public TableHandle table(String name) {
     ctx.checkOpen();
     TableHandle t = tables.get(name);
+    if (t == null) {
+      setAside.checkNotSetAside(name);
+    }
     if (t == null) {
       throw new InvalidQueryException(
           "no table named " + name + " in " + dir + "; tables are " + tables.keySet());

@@ -42,9 +42,11 @@ record Projection(
     ComplexCodec[] complex = new ComplexCodec[n];
     boolean statics = false;
     java.util.Map<String, String> noWriteTime = new java.util.HashMap<>();
+    boolean[] primaryKey = new boolean[n];
     for (int i = 0; i < n; i++) {
       ColumnDef c = i < columns.size() ? columns.get(i) : parts[i - columns.size()].column();
       names.add(i < columns.size() ? c.name() : parts[i - columns.size()].name());
+      primaryKey[i] = c.isPrimaryKey();
       kinds[i] = c.kind();
       switch (c.kind()) {
         case PARTITION_KEY -> positions[i] = schema.partitionKey().indexOf(c);
@@ -67,7 +69,7 @@ record Projection(
     }
     return new Projection(
         List.copyOf(columns),
-        new RowView.Shape(names, noWriteTime),
+        new RowView.Shape(names, primaryKey, noWriteTime),
         kinds,
         positions,
         codecs,

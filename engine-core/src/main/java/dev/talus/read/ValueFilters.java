@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The opt-in filters on regular and static columns ({@code allowFiltering()}): comparisons, and
- * {@code CONTAINS} / {@code CONTAINS KEY} on collections (set and list elements, map values and
- * keys; frozen or not). Stateless.
+ * The row-by-row filters: comparisons on clustering columns the slices cannot express, and the
+ * opt-in filters on regular and static columns ({@code allowFiltering()}): comparisons, and {@code
+ * CONTAINS} / {@code CONTAINS KEY} on collections (set and list elements, map values and keys;
+ * frozen or not). Stateless.
  */
 final class ValueFilters {
   private ValueFilters() {}
@@ -77,9 +78,21 @@ final class ValueFilters {
 
   /** True if {@code r} (with its partition's static row) passes every filter. */
   static boolean matches(KeyCodec keys, List<QueryPlanner.Filter> filters, Row r, Row statics) {
-    for (QueryPlanner.Filter f : filters) {
-      Row source = f.column().isStatic() ? statics : r;
-      Object v = value(keys, f.column(), f.id(), source);
+    if (filters.isEmpty()) {
+      return true;
+    }
+    Object[] clustering = null;
+    for (int i = 0; i < filters.size(); i++) {
+      QueryPlanner.Filter f = filters.get(i);
+      Object v;
+      if (f.column().kind() == ColumnDef.Kind.CLUSTERING) {
+        if (clustering == null) {
+          clustering = keys.decodeClustering(r.clustering());
+        }
+        v = clustering[f.id()];
+      } else {
+        v = value(keys, f.column(), f.id(), f.column().isStatic() ? statics : r);
+      }
       if (v == null || !test(keys, f, v)) {
         return false;
       }
@@ -97,7 +110,10 @@ final class ValueFilters {
         return contains(((Map<?, ?>) v).keySet(), f.value());
       }
       default -> {
-        TypeCodec<?> codec = keys.regularCodec(f.id());
+        TypeCodec<?> codec =
+            f.column().kind() == ColumnDef.Kind.CLUSTERING
+                ? keys.clusteringCodec(f.id())
+                : keys.regularCodec(f.id());
         int cmp = codec.compare(v, f.value());
         return switch (f.op()) {
           case EQ -> cmp == 0;

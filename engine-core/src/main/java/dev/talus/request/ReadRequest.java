@@ -4,9 +4,16 @@ import dev.talus.ClusteringOrder;
 import java.util.List;
 import java.util.Map;
 
-/** A read as the user described it, before validation. Internal. */
+/**
+ * A read as the user described it, before validation. Internal.
+ *
+ * @param restrictions single-column conditions
+ * @param tupleRestrictions multi-column relations on clustering columns
+ * @param selectors parts of columns selected (elements, element ranges, fields)
+ */
 public record ReadRequest(
     List<Restriction> restrictions,
+    List<TupleRestriction> tupleRestrictions,
     List<String> columns,
     List<Map.Entry<String, ClusteringOrder>> orderBy,
     boolean reversed,
@@ -15,28 +22,4 @@ public record ReadRequest(
     byte[] pagingState,
     boolean allowFiltering,
     int perPartitionLimit,
-    List<Selector> selectors) {
-  /** A read without element selections. */
-  public ReadRequest(
-      List<Restriction> restrictions,
-      List<String> columns,
-      List<Map.Entry<String, ClusteringOrder>> orderBy,
-      boolean reversed,
-      int limit,
-      int pageSize,
-      byte[] pagingState,
-      boolean allowFiltering,
-      int perPartitionLimit) {
-    this(
-        restrictions,
-        columns,
-        orderBy,
-        reversed,
-        limit,
-        pageSize,
-        pagingState,
-        allowFiltering,
-        perPartitionLimit,
-        List.of());
-  }
-}
+    List<Selector> selectors) {}
