@@ -110,6 +110,7 @@ class CollectionsTest {
     assertThat(List.<Object>copyOf((Set<?>) s)).as("in element order").containsExactly("a", "c");
     assertThatThrownBy(() -> ((Set<Object>) s).add("x"))
         .isInstanceOf(UnsupportedOperationException.class);
+    assertThat(row().getSet("s", String.class)).containsExactly("a", "c");
   }
 
   @ParameterizedTest

@@ -119,6 +119,18 @@ class FrozenValuesTest {
     assertThat((float[]) r.get("emb")).containsExactly(0.5f, -1f, 2f);
     assertThat(r.get("ivec")).isEqualTo(List.of(3, 4));
     assertThat(r.writeTime("fm")).as("a frozen value is one cell with one write time").isNotNull();
+    assertThat(r.getMap("fm", String.class, Integer.class)).isEqualTo(Map.of("c", 3));
+    assertThat(r.getUdt("pt").get("x")).isEqualTo(7);
+    assertThat(r.getTuple("c")).isEqualTo(TupleValue.of(2, "b"));
+    assertThat(r.getList("ivec", Integer.class)).containsExactly(3, 4);
+    assertThat(r.getList("k", Integer.class)).containsExactly(1, 2);
+    r.getFloatVector("emb")[0] = 99f;
+    assertThat(r.getFloatVector("emb")[0]).as("a vector is handed out as a copy").isEqualTo(0.5f);
+    assertThatThrownBy(() -> r.getMap("fm", Integer.class, Integer.class))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessage("column fm holds String elements, not Integer");
+    assertThatThrownBy(() -> r.getSet("fm", String.class))
+        .isInstanceOf(InvalidQueryException.class);
   }
 
   @ParameterizedTest

@@ -96,7 +96,10 @@ final class RowView implements ResultRow {
   @Override
   public Object get(String column) {
     Object v = values[check(column)];
-    return v instanceof byte[] b ? b.clone() : v;
+    if (v instanceof byte[] b) {
+      return b.clone();
+    }
+    return v instanceof float[] f ? f.clone() : v;
   }
 
   @Override
