@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.talus.CommitLogSync;
 import dev.talus.ResultRow;
 import dev.talus.TalusDb;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -54,37 +51,20 @@ class CounterCrashTest {
               dir.toString(),
               sync.name());
       pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+      // The acknowledgements go to a file, not a pipe: what the child wrote before the kill is
+      // all there afterwards (a pipe read after the child's death can lose its unread tail).
+      Path acksFile = tmp.resolve(sync + "-" + cycle + ".acks");
+      pb.redirectOutput(acksFile.toFile());
       Process child = pb.start();
-      AtomicLongArray acks = new AtomicLongArray(2);
-      AtomicInteger ready = new AtomicInteger();
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader in =
-                    new BufferedReader(
-                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                  String line;
-                  while ((line = in.readLine()) != null) {
-                    if (line.equals("READY")) {
-                      ready.set(1);
-                    } else if (line.equals("ACK 0") || line.equals("ACK 1")) {
-                      acks.incrementAndGet(line.charAt(4) - '0');
-                    }
-                  }
-                } catch (java.io.IOException ignored) {
-                  // the child died mid-line: a torn line is not an acknowledgement
-                }
-              });
-      reader.start();
       // wait for the first acknowledgements (bounded), then let it run for a random while
-      for (int i = 0; i < 600 && acks.get(0) + acks.get(1) == 0 && child.isAlive(); i++) {
+      for (int i = 0; i < 600 && !acknowledged(acksFile) && child.isAlive(); i++) {
         child.waitFor(50, TimeUnit.MILLISECONDS);
       }
       assertThat(child.isAlive()).as("child alive in cycle %d", cycle).isTrue();
       child.waitFor(200 + rnd.nextInt(1000), TimeUnit.MILLISECONDS);
       child.destroyForcibly(); // SIGKILL
-      child.waitFor(30, TimeUnit.SECONDS);
-      reader.join(30_000);
+      assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("child killed").isTrue();
+      long[] acks = acks(acksFile);
       try (TalusDb db = TalusDb.open(CounterCrashChild.options(dir, sync))) {
         var t = db.table("counts");
         long[] now = new long[2];
@@ -94,7 +74,7 @@ class CounterCrashTest {
               .as("thread %d's counter is whole batches", thread)
               .isZero();
           now[thread] = own / (thread + 2);
-          long acked = acks.get(thread);
+          long acked = acks[thread];
           assertThat(now[thread] - applied[thread])
               .as(
                   "cycle %d, %s: batches of thread %d applied (acknowledged: %d)",
@@ -118,6 +98,24 @@ class CounterCrashTest {
             + " kill -9 cycles, "
             + totalAcks
             + " acknowledged increments, lost = 0, double-counted = 0");
+  }
+
+  private static boolean acknowledged(Path file) throws java.io.IOException {
+    return Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).contains("ACK");
+  }
+
+  /** Complete {@code ACK t} lines per thread (a line torn by the kill does not count). */
+  private static long[] acks(Path file) throws java.io.IOException {
+    String all = Files.readString(file, StandardCharsets.UTF_8);
+    long[] n = new long[2];
+    int start = 0;
+    for (int end = all.indexOf('\n'); end >= 0; start = end + 1, end = all.indexOf('\n', start)) {
+      String line = all.substring(start, end);
+      if (line.equals("ACK 0") || line.equals("ACK 1")) {
+        n[line.charAt(4) - '0']++;
+      }
+    }
+    return n;
   }
 
   private static long value(ResultRow r) {
