@@ -123,7 +123,7 @@ class ModuleDescriptorsTest {
   private static Object call(Object target, String name, Object... args) throws Exception {
     Class<?> type = target instanceof Class<?> c ? c : target.getClass();
     for (Method m : type.getMethods()) {
-      if (m.getName().equals(name) && m.getParameterCount() == args.length) {
+      if (m.getName().equals(name) && m.getParameterCount() == args.length && accepts(m, args)) {
         try {
           return m.invoke(target instanceof Class<?> ? null : target, args);
         } catch (InvocationTargetException e) {
@@ -132,6 +132,25 @@ class ModuleDescriptorsTest {
       }
     }
     throw new NoSuchMethodException(type.getName() + "." + name);
+  }
+
+  /**
+   * True if {@code m} takes {@code args} (overloads such as {@code eq(String, Object)} and {@code
+   * eq(List, List)} have the same arity).
+   */
+  private static boolean accepts(Method m, Object[] args) {
+    Class<?>[] types = m.getParameterTypes();
+    for (int i = 0; i < args.length; i++) {
+      Class<?> t = types[i].isPrimitive() ? boxed(types[i]) : types[i];
+      if (args[i] != null && !t.isInstance(args[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Class<?> boxed(Class<?> primitive) {
+    return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType();
   }
 
   /** An enum constant, or a class's public static constant (DataType's native types). */
