@@ -1,6 +1,7 @@
 package dev.talus.db;
 
 import dev.talus.CompactionOptions;
+import dev.talus.DataType;
 import dev.talus.DirectoryLockedException;
 import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
@@ -10,6 +11,7 @@ import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
+import dev.talus.UserType;
 import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
@@ -49,17 +51,17 @@ public final class Database implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   static final String LOCK_FILE = "LOCK";
 
-  private final DbContext ctx;
-  private final Path dir;
+  final DbContext ctx;
+  final Path dir;
   private final FileLockHandle lock;
-  private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
-  private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
-  private final SetAsideTables setAside = new SetAsideTables();
+  final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
+  final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
-  private final MemtableBudget budget;
-  private final TableHost host = new Host();
-  private Catalog catalog;
-  private CommitLog commitLog;
+  final MemtableBudget budget;
+  final TableHost host = new Host();
+  Catalog catalog;
+  CommitLog commitLog;
   private WritePipeline writes;
   private long replayedRecords;
 
@@ -162,13 +164,12 @@ public final class Database implements Closeable {
     CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
-    // a dropped table's records may still be in the log: its id is never given again
     catalog.reserveIdsBelow(replay.highestTableId() + 1);
     writes = new WritePipeline(ctx, commitLog, budget, jobs);
     replay.finish(commitLog);
   }
 
-  private Path tableDir(int id, TableSchema s) {
+  Path tableDir(int id, TableSchema s) {
     return dir.resolve("tables").resolve(s.name() + "-" + id);
   }
 
@@ -210,10 +211,71 @@ public final class Database implements Closeable {
     return byId.get(id);
   }
 
+  /** Creates a user type; with {@code ifNotExists}, an identical existing one is fine. */
+  public synchronized UserType createType(UserType type, boolean ifNotExists) {
+    ctx.checkOpen();
+    UserType existing = catalog.types().get(type.name());
+    if (existing != null) {
+      if (ifNotExists && existing.equals(type)) {
+        return existing;
+      }
+      throw new InvalidSchemaException(
+          "A user type of name "
+              + type.name()
+              + " already exists"
+              + (existing.equals(type) ? "" : ": " + existing));
+    }
+    for (DataType f : type.fieldTypes()) {
+      checkTypesDefined(f, "user type " + type.name());
+    }
+    try {
+      catalog.putType(type);
+    } catch (IOException e) {
+      throw new StorageException("cannot create type " + type.name() + ": " + e.getMessage(), e);
+    }
+    return type;
+  }
+
+  /** Every user type, in creation order. */
+  public synchronized List<UserType> types() {
+    ctx.checkOpen();
+    return List.copyOf(catalog.types().values());
+  }
+
+  /** Every user type {@code t} mentions must be the one defined under its name. */
+  private void checkTypesDefined(DataType t, String where) {
+    if (t.kind() == DataType.Kind.UDT) {
+      UserType defined = catalog.types().get(t.userType().name());
+      if (defined == null) {
+        throw new InvalidSchemaException(
+            "Unknown type "
+                + t.userType().name()
+                + " in "
+                + where
+                + ": create it first with TalusDb.createType");
+      }
+      if (!defined.equals(t.userType())) {
+        throw new InvalidSchemaException(
+            "user type "
+                + t.userType().name()
+                + " in "
+                + where
+                + " differs from the one defined on the database: "
+                + defined);
+      }
+    }
+    for (DataType c : t.componentTypes()) {
+      checkTypesDefined(c, where);
+    }
+  }
+
   /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkOpen();
     setAside.checkNotSetAside(schema.name());
+    for (var c : schema.columns()) {
+      checkTypesDefined(c.type(), "table " + schema.name());
+    }
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
@@ -295,59 +357,9 @@ public final class Database implements Closeable {
     }
   }
 
-  /**
-   * Drops table {@code name}: removed from the schema file at once (the durable point), then its
-   * memtables discarded and its files deleted once the last reader lets go. Its commit-log records
-   * are never replayed (no later table gets its id). Returns false if there is no such table and
-   * {@code ifExists}.
-   */
+  /** Drops table {@code name}; false if there is none and {@code ifExists} (see TableRemoval). */
   public synchronized boolean dropTable(String name, boolean ifExists) {
-    ctx.checkOpen();
-    TableHandle h = tables.get(name);
-    if (h == null) {
-      setAside.checkNotSetAside(name);
-      if (ifExists) {
-        return false;
-      }
-      throw new InvalidQueryException(
-          "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
-    }
-    TableStore old = h.store();
-    try {
-      catalog.remove(old.id());
-    } catch (IOException e) {
-      throw new StorageException("cannot drop table " + name + ": " + e.getMessage(), e);
-    }
-    h.markDropped();
-    tables.remove(name);
-    byId.remove(old.id());
-    TableRemoval.retire(old, budget, commitLog);
-    return true;
-  }
-
-  /**
-   * Empties a table (TRUNCATE): the same schema under a new id replaces the old one in the schema
-   * file in one atomic rewrite, the handle switches to a new, empty store, and the old store is
-   * retired as by a drop.
-   */
-  public synchronized void truncateTable(TableHandle h) {
-    ctx.checkOpen();
-    TableStore old = h.store();
-    int id = catalog.nextId();
-    Path tdir = tableDir(id, old.schema());
-    TableStore fresh;
-    try {
-      ctx.fs().createDirectories(tdir);
-      catalog.replace(old.id(), id, old.schema());
-      fresh = TableStore.open(ctx, host, id, old.schema(), tdir);
-    } catch (IOException e) {
-      throw new StorageException(
-          "cannot truncate table " + old.schema().name() + ": " + e.getMessage(), e);
-    }
-    byId.put(id, fresh);
-    h.replaceStore(fresh);
-    byId.remove(old.id());
-    TableRemoval.retire(old, budget, commitLog);
+    return TableRemoval.drop(this, name, ifExists);
   }
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */

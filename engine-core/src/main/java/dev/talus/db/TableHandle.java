@@ -74,7 +74,9 @@ public final class TableHandle {
   /** Empties the table (TRUNCATE). */
   public void truncate() {
     live();
-    db.truncateTable(this);
+    synchronized (db) { // schema changes are serialised on the database
+      TableRemoval.truncate(db, this);
+    }
   }
 
   /** A truncate: {@code fresh} serves this table from now on. */

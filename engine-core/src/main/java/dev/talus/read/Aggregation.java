@@ -47,7 +47,8 @@ public final class Aggregation {
     }
     ColumnDef c = agg.column() == null ? null : Columns.column(s, agg.column());
     Acc acc = accumulator(s, agg, c);
-    String projected = c != null ? c.name() : s.partitionKey().get(0).name();
+    // count(*) reads every column, so a partition holding only static data counts as its one row
+    List<String> projected = c != null ? List.of(c.name()) : List.of();
     byte[] state = null;
     do {
       ReadResult page =
@@ -55,7 +56,7 @@ public final class Aggregation {
               new ReadRequest(
                   req.restrictions(),
                   req.tupleRestrictions(),
-                  List.of(projected),
+                  projected,
                   req.orderBy(),
                   req.reversed(),
                   Integer.MAX_VALUE,
@@ -63,7 +64,8 @@ public final class Aggregation {
                   state,
                   req.allowFiltering(),
                   Integer.MAX_VALUE,
-                  req.tokenRestrictions()));
+                  req.tokenRestrictions(),
+                  List.of()));
       for (ResultRow r : page.rows()) {
         if (c == null) {
           acc.add(Boolean.TRUE); // count(*): every row
@@ -107,9 +109,10 @@ public final class Aggregation {
     };
   }
 
-  private static DataType numericType(TableSchema s, AggregateRequest agg, ColumnDef c) {
-    return switch (c.type()) {
-      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> c.type();
+  private static DataType.Kind numericType(TableSchema s, AggregateRequest agg, ColumnDef c) {
+    return switch (c.type().kind()) {
+      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> c.type().kind();
+      case COUNTER -> DataType.Kind.BIGINT; // a counter aggregates as a bigint, as in Cassandra
       default ->
           throw new InvalidQueryException(
               agg.function().name().toLowerCase(java.util.Locale.ROOT)
@@ -164,7 +167,7 @@ public final class Aggregation {
    * compensation (averages switch to a BigDecimal if the double sum overflows).
    */
   private static final class Numeric implements Acc {
-    final DataType type;
+    final DataType.Kind type;
     final boolean avg;
     long count;
     long longSum;
@@ -176,7 +179,7 @@ public final class Aggregation {
     BigDecimal overflowed;
     boolean longOverflow;
 
-    Numeric(DataType type, AggregateRequest.Function f) {
+    Numeric(DataType.Kind type, AggregateRequest.Function f) {
       this.type = type;
       this.avg = f == AggregateRequest.Function.AVG;
       this.bigSum = BigInteger.ZERO;

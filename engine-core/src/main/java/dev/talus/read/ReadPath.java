@@ -1,13 +1,10 @@
 package dev.talus.read;
 
-import dev.talus.ColumnDef;
 import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TombstoneOverwhelmingException;
-import dev.talus.codec.TypeCodec;
-import dev.talus.data.Cell;
 import dev.talus.data.ClusteringBytes;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
@@ -19,6 +16,7 @@ import dev.talus.io.CorruptFileException;
 import dev.talus.metrics.Histogram;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
+import dev.talus.request.Selector;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.KeyCodec;
 import dev.talus.table.TableMetrics;
@@ -252,25 +250,26 @@ public final class ReadPath {
     if (slices.isEmpty() || max <= 0) {
       return List.of();
     }
-    try (ReadSnapshot snapshot =
-        SSTableSelector.snapshot(table.tracker(), metrics, key, Slices.cover(slices))) {
-      return rows(
-          plan,
-          key,
-          plan.partitionValues().get(index),
-          index,
-          slices,
-          snapshot,
-          max,
-          now,
-          tombstones,
-          sources);
-    }
+    boolean resumed = index == plan.resume().startPartition() && plan.resume().after() != null;
+    return rows(
+        plan,
+        key,
+        plan.partitionValues().get(index),
+        index,
+        slices,
+        max,
+        resumed,
+        now,
+        tombstones,
+        sources,
+        slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
   }
 
   /**
-   * Up to {@code max} live rows of one partition that match the plan's filters, read from {@code
-   * snapshot} slice after slice in the read's direction.
+   * Up to {@code max} live rows of one partition that match the plan's filters, read slice after
+   * slice in the read's direction from the sources {@code select} chooses for a slice (a named read
+   * takes a referenced snapshot; a scan's page selects within its view). {@code resumedPartition}:
+   * the paging state's partition, whose static-only row was already returned.
    */
   List<Found> rows(
       QueryPlanner.Plan plan,
@@ -278,33 +277,91 @@ public final class ReadPath {
       Object[] pkValues,
       int index,
       List<Slice> slices,
-      ReadSnapshot snapshot,
       int max,
+      boolean resumedPartition,
       long now,
       Tombstones tombstones,
-      AtomicInteger sources) {
+      AtomicInteger sources,
+      java.util.function.Function<Slice, ReadSnapshot> select) {
     List<Found> out = new ArrayList<>();
     LiveRows.TombstoneCounter counter = tombstones.counter(key);
     Projection proj = projection(plan);
-    int used = 0;
-    for (int k = 0; k < slices.size() && out.size() < max; k++) {
-      Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
-      PartitionMerger.Merged m =
-          PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
-      used = Math.max(used, m.sourcesUsed());
-      tombstones.rangeDeletions(counter, m, slice);
-      LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
-      while (out.size() < max && live.hasNext()) {
-        Row r = live.next();
-        if (!matches(plan, r)) {
-          continue;
+    boolean statics = proj.readsStatics() || filtersStatics(plan);
+    Slice cover = Slices.cover(slices);
+    // with statics, the sources are chosen for the static row too
+    Slice sourcesFor =
+        !statics
+            ? cover
+            : cover == Slice.ROWS ? Slice.ALL : new Slice(Slice.STATIC.start(), cover.end());
+    try (ReadSnapshot snapshot = select.apply(sourcesFor)) {
+      Row staticRow = statics ? staticRow(key, snapshot, now, tombstones.gcBefore, counter) : null;
+      int used = 0;
+      boolean anyRow = false;
+      for (int k = 0; k < slices.size() && out.size() < max; k++) {
+        Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
+        PartitionMerger.Merged m =
+            PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
+        used = Math.max(used, m.sourcesUsed());
+        tombstones.rangeDeletions(counter, m, slice);
+        LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
+        while (out.size() < max && live.hasNext()) {
+          Row r = live.next();
+          anyRow = true;
+          if (!ValueFilters.matches(keys, plan.filters(), r, staticRow)) {
+            continue;
+          }
+          out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, staticRow, now)));
         }
-        out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
+      }
+      // Cassandra: a partition with static data but no rows reads as one row with null
+      // clustering and regular columns, when the query names whole partitions
+      if (!anyRow
+          && staticRow != null
+          && plan.filters().isEmpty()
+          && !restrictsClustering(plan)
+          && !resumedPartition) {
+        out.add(
+            new Found(
+                index, ClusteringBytes.STATIC, proj.view(keys, pkValues, null, staticRow, now)));
+      }
+      metrics.sourcesRead(used);
+      sources.addAndGet(used);
+      return out;
+    }
+  }
+
+  /** The partition's live static row, or null; its tombstones count like the rows'. */
+  private static Row staticRow(
+      PartitionKey key,
+      ReadSnapshot snapshot,
+      long now,
+      long gcBefore,
+      LiveRows.TombstoneCounter counter) {
+    PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
+    LiveRows live = new LiveRows(m.rows(), now, gcBefore, counter);
+    return live.hasNext() ? live.next() : null;
+  }
+
+  private boolean filtersStatics(QueryPlanner.Plan plan) {
+    for (QueryPlanner.Filter f : plan.filters()) {
+      if (f.column().isStatic()) {
+        return true;
       }
     }
-    metrics.sourcesRead(used);
-    sources.addAndGet(used);
-    return out;
+    return false;
+  }
+
+  private boolean restrictsClustering(QueryPlanner.Plan plan) {
+    if (!plan.request().tupleRestrictions().isEmpty()) {
+      return true;
+    }
+    for (var r : plan.request().restrictions()) {
+      var c = schema.column(r.column());
+      if (c.isPresent() && c.get().kind() == dev.talus.ColumnDef.Kind.CLUSTERING) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -392,54 +449,14 @@ public final class ReadPath {
     }
   }
 
-  private boolean matches(QueryPlanner.Plan plan, Row r) {
-    List<QueryPlanner.Filter> filters = plan.filters();
-    if (filters.isEmpty()) {
-      return true;
-    }
-    Object[] clustering = null;
-    for (int i = 0; i < filters.size(); i++) {
-      QueryPlanner.Filter f = filters.get(i);
-      TypeCodec<?> codec;
-      Object value;
-      if (f.column().kind() == ColumnDef.Kind.CLUSTERING) {
-        if (clustering == null) {
-          clustering = keys.decodeClustering(r.clustering());
-        }
-        codec = keys.clusteringCodec(f.id());
-        value = clustering[f.id()];
-      } else {
-        Cell c = r.cell(f.id());
-        if (c == null) {
-          return false;
-        }
-        codec = keys.regularCodec(f.id());
-        value = codec.deserialize(c.value());
-      }
-      int cmp = codec.compare(value, f.value());
-      boolean ok =
-          switch (f.op()) {
-            case EQ -> cmp == 0;
-            case GT -> cmp > 0;
-            case GE -> cmp >= 0;
-            case LT -> cmp < 0;
-            case LE -> cmp <= 0;
-            case IN -> false;
-          };
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The last projection compiled; reads of one table usually repeat one. */
   private volatile Projection lastProjection;
 
   private Projection projection(QueryPlanner.Plan plan) {
     Projection p = lastProjection;
-    if (p == null || !p.columns().equals(plan.projection())) {
-      p = Projection.compile(schema, keys, plan.projection());
+    List<Selector> selectors = plan.request().selectors();
+    if (p == null || !p.columns().equals(plan.projection()) || !p.selectors().equals(selectors)) {
+      p = Projection.compile(schema, keys, plan.projection(), selectors);
       lastProjection = p;
     }
     return p;

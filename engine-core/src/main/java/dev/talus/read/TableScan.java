@@ -85,24 +85,22 @@ final class TableScan {
           continue;
         }
         int index = partitions.size();
-        try (ReadSnapshot snapshot =
-            SSTableSelector.within(v, metrics, key, Slices.cover(slices))) {
-          List<ReadPath.Found> rows =
-              path.rows(
-                  plan,
-                  key,
-                  keys.decodePartitionKey(key.bytes()),
-                  index,
-                  slices,
-                  snapshot,
-                  max,
-                  now,
-                  tombstones,
-                  sources);
-          if (!rows.isEmpty()) {
-            partitions.add(key);
-            out.addAll(rows);
-          }
+        List<ReadPath.Found> rows =
+            path.rows(
+                plan,
+                key,
+                keys.decodePartitionKey(key.bytes()),
+                index,
+                slices,
+                max,
+                resumed,
+                now,
+                tombstones,
+                sources,
+                slice -> SSTableSelector.within(v, metrics, key, slice));
+        if (!rows.isEmpty()) {
+          partitions.add(key);
+          out.addAll(rows);
         }
       }
     } finally {

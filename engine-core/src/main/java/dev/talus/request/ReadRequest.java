@@ -11,6 +11,7 @@ import java.util.Map;
  * @param tupleRestrictions multi-column relations on clustering columns
  * @param tokenRestrictions conditions on the token of the partition key (column name {@code token},
  *     one {@code Long} value each); they make the read a scan of a token range
+ * @param selectors parts of columns selected (elements, element ranges, fields)
  */
 public record ReadRequest(
     List<Restriction> restrictions,
@@ -23,4 +24,5 @@ public record ReadRequest(
     byte[] pagingState,
     boolean allowFiltering,
     int perPartitionLimit,
-    List<Restriction> tokenRestrictions) {}
+    List<Restriction> tokenRestrictions,
+    List<Selector> selectors) {}
