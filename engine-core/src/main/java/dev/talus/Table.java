@@ -25,9 +25,16 @@ public final class Table {
     return store.clock();
   }
 
+  /** The table's name within its keyspace. */
   public String name() {
     return store.schema().name();
   }
+
+  /** The keyspace the table belongs to. */
+  public String keyspace() {
+    return store.schema().keyspace().orElseThrow();
+  }
+
 
   public TableSchema schema() {
     return store.schema();
@@ -149,6 +156,6 @@ public final class Table {
 
   @Override
   public String toString() {
-    return "Table{" + name() + "}";
+    return "Table{" + keyspace() + "." + name() + "}";
   }
 }

@@ -4,6 +4,7 @@ import dev.talus.CompactionOptions;
 import dev.talus.DirectoryLockedException;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
+import dev.talus.KeyspaceSchema;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusOptions;
@@ -34,10 +35,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One open data directory: its lock, catalogue, tables, commit log, write path and background
- * threads — the seam through which the public API ({@code TalusDb}) reaches the engine, together
- * with {@link TableHandle} for each table. Many databases may live in one JVM on different
+ * One open data directory: its lock, catalogue, keyspaces, tables, commit log, write path and
+ * background threads — the seam through which the public API ({@code TalusDb}) reaches the engine,
+ * together with {@link TableHandle} for each table. Many databases may live in one JVM on different
  * directories; nothing is static. Thread-safe.
+ *
+ * <p>Tables are registered under their qualified name {@code keyspace.table}. Table ids are unique
+ * across keyspaces, so a table's directory, {@code tables/<table>-<id>}, needs no keyspace in its
+ * path: the layout is the one from before keyspaces existed, and {@code schema.db} says which
+ * keyspace each table belongs to.
  */
 public final class Database implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -48,6 +54,7 @@ public final class Database implements Closeable {
   private final FileLockHandle lock;
   private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
   private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  private final Keyspaces keyspaces = new Keyspaces();
   private final BackgroundJobs jobs;
   private final MemtableBudget budget;
   private final TableHost host = new Host();
@@ -104,7 +111,8 @@ public final class Database implements Closeable {
   }
 
   private void loadTables() throws IOException {
-    catalog = Catalog.load(ctx.fs(), dir);
+    catalog = Catalog.load(ctx.fs(), dir, ctx.options().defaultKeyspace());
+    keyspaces.reload(catalog, byId.values());
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
       TableStore t = TableStore.open(ctx, host, e.getKey(), s, tableDir(e.getKey(), s));
@@ -113,8 +121,13 @@ public final class Database implements Closeable {
   }
 
   private void register(TableStore t) {
-    tables.put(t.schema().name(), new TableHandle(this, t, jobs.readThreads()));
+    tables.put(qualified(t.schema()), new TableHandle(this, t, jobs.readThreads()));
     byId.put(t.id(), t);
+    keyspaces.tableAdded(t);
+  }
+
+  private static String qualified(TableSchema s) {
+    return s.keyspace().orElseThrow() + "." + s.name();
   }
 
   /**
@@ -125,7 +138,7 @@ public final class Database implements Closeable {
     CommitLogReplay replay = new CommitLogReplay(ctx, byId, budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
-    writes = new WritePipeline(ctx, commitLog, budget, jobs);
+    writes = new WritePipeline(ctx, commitLog, budget, jobs, keyspaces::logged);
     replay.finish(commitLog);
   }
 
@@ -171,10 +184,31 @@ public final class Database implements Closeable {
     return byId.get(id);
   }
 
-  /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
+  /**
+   * Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. A
+   * schema without a keyspace goes to the default keyspace, which is created the first time.
+   */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkOpen();
-    TableHandle existing = tables.get(schema.name());
+    String defaultKeyspace = ctx.options().defaultKeyspace();
+    if (schema.keyspace().isEmpty()) {
+      schema = schema.withKeyspace(defaultKeyspace);
+    }
+    String ks = schema.keyspace().orElseThrow();
+    if (!keyspaces.all().containsKey(ks)) {
+      if (!ks.equals(defaultKeyspace)) {
+        throw new InvalidSchemaException(
+            "keyspace "
+                + ks
+                + " of table "
+                + schema.name()
+                + " does not exist; keyspaces are "
+                + keyspaces.all().keySet()
+                + ". Fix: create it first (TalusDb.createKeyspace, or CREATE KEYSPACE in CQL)");
+      }
+      keyspaces.put(catalog, KeyspaceSchema.builder(ks).build(), byId.values());
+    }
+    TableHandle existing = tables.get(qualified(schema));
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
         return existing;
@@ -204,12 +238,12 @@ public final class Database implements Closeable {
       throw Corruption.translate(e, "cannot open table " + schema.name());
     }
     register(store);
-    return tables.get(schema.name());
+    return tables.get(qualified(schema));
   }
 
+  /** The table {@code name} ({@code keyspace.table}, or a table of the default keyspace). */
   public TableHandle table(String name) {
-    ctx.checkOpen();
-    TableHandle t = tables.get(name);
+    TableHandle t = findTable(name);
     if (t == null) {
       throw new InvalidQueryException(
           "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
@@ -217,17 +251,64 @@ public final class Database implements Closeable {
     return t;
   }
 
+  /** Like {@link #table(String)}, or null. */
   public TableHandle findTable(String name) {
-    ctx.checkOpen();
-    return tables.get(name);
+    int dot = name.indexOf('.');
+    return dot < 0
+        ? findTable(ctx.options().defaultKeyspace(), name)
+        : findTable(name.substring(0, dot), name.substring(dot + 1));
   }
 
-  /** Every table, by name. */
+  /** The table {@code name} of keyspace {@code keyspace}, or null. */
+  public TableHandle findTable(String keyspace, String name) {
+    ctx.checkOpen();
+    return tables.get(keyspace + "." + name);
+  }
+
+  /** Every table, by keyspace then name. */
   public Collection<TableHandle> tables() {
     ctx.checkOpen();
     List<TableHandle> l = new ArrayList<>(tables.values());
-    l.sort((a, b) -> a.schema().name().compareTo(b.schema().name()));
+    l.sort((a, b) -> qualified(a.schema()).compareTo(qualified(b.schema())));
     return l;
+  }
+
+  /** Every keyspace, by name (an immutable snapshot). */
+  public Map<String, KeyspaceSchema> keyspaces() {
+    ctx.checkOpen();
+    return keyspaces.all();
+  }
+
+  /** Creates a keyspace; with {@code ifNotExists}, an existing one of that name is returned. */
+  public synchronized KeyspaceSchema createKeyspace(KeyspaceSchema keyspace, boolean ifNotExists) {
+    ctx.checkOpen();
+    KeyspaceSchema existing = keyspaces.all().get(keyspace.name());
+    if (existing != null) {
+      if (ifNotExists) {
+        return existing;
+      }
+      throw new InvalidSchemaException("keyspace " + keyspace.name() + " already exists");
+    }
+    keyspaces.put(catalog, keyspace, byId.values());
+    return keyspace;
+  }
+
+  /** Replaces an existing keyspace's options (replication, durable writes). */
+  public synchronized void alterKeyspace(KeyspaceSchema keyspace) {
+    ctx.checkOpen();
+    if (!keyspaces.all().containsKey(keyspace.name())) {
+      throw new InvalidQueryException("keyspace " + keyspace.name() + " does not exist");
+    }
+    keyspaces.put(catalog, keyspace, byId.values());
+  }
+
+  /**
+   * Drops an empty keyspace; false if there is none of that name. A keyspace that holds tables is
+   * refused: Talus cannot drop tables yet.
+   */
+  public synchronized boolean dropKeyspace(String name) {
+    ctx.checkOpen();
+    return keyspaces.drop(catalog, name, byId.values());
   }
 
   /** Writes several updates, possibly to several tables, as one commit-log record. */
@@ -323,6 +404,18 @@ public final class Database implements Closeable {
     // Nothing is flushed: the commit log holds every acknowledged write and the next open
     // replays it. In-flight writes finish before the log closes (it waits for them).
     RuntimeException failure = null;
+    // Writes to a keyspace without durable writes live in memtables only: flush them, as Cassandra
+    // does when it drains at shutdown.
+    for (TableStore t : byId.values()) {
+      if (!keyspaces.logged(t.id())) {
+        try {
+          t.flush();
+        } catch (RuntimeException e) {
+          failure = e;
+          LOG.error("Flushing {} (a keyspace without durable writes) at close failed", dir, e);
+        }
+      }
+    }
     ctx.markClosed();
     // never shutdownNow(): interrupting a compaction would close channels readers share
     jobs.stopFlushesAndCompactions(false);

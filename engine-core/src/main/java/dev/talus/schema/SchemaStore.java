@@ -5,6 +5,7 @@ import dev.talus.ColumnDef;
 import dev.talus.CompactionOptions;
 import dev.talus.Compression;
 import dev.talus.DataType;
+import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileFormat;
@@ -21,32 +22,46 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Persists every table's schema in {@code schema.db}: magic, version, the tables, and a CRC32C of
- * everything before it ({@link FileFormat}'s trailer). Rewritten whole on each change through a
- * temporary file, a sync, an atomic rename and a directory sync, so a crash leaves the old or the
- * new schema. Not thread-safe; the engine serialises schema changes.
+ * Persists the keyspaces and every table's schema in {@code schema.db}: magic, version, the
+ * keyspaces, the tables (each with its keyspace), and a CRC32C of everything before it ({@link
+ * FileFormat}'s trailer). Rewritten whole on each change through a temporary file, a sync, an
+ * atomic rename and a directory sync, so a crash leaves the old or the new schema. Not thread-safe;
+ * the engine serialises schema changes.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
-  /** Version 1 had no partition guardrails; it is still read. */
+  /** Version 2 had no keyspaces (its tables carry none); it is still read. */
+  private static final int VERSION_2 = 2;
+
+  /** Version 1 had no partition guardrails either; it is still read. */
   private static final int VERSION_1 = 1;
 
   private SchemaStore() {}
 
-  /** Table id → schema, or empty for a new directory. */
-  public static Map<Integer, TableSchema> load(StorageFs fs, Path dir) throws IOException {
+  /**
+   * What {@code schema.db} holds.
+   *
+   * @param keyspaces keyspace name → keyspace
+   * @param tables table id → schema; a table read from a version before keyspaces names none
+   */
+  public record Contents(Map<String, KeyspaceSchema> keyspaces, Map<Integer, TableSchema> tables) {}
+
+  /** The stored keyspaces and tables, or nothing for a new directory. */
+  public static Contents load(StorageFs fs, Path dir) throws IOException {
     Path file = dir.resolve(FILE);
+    Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
     Map<Integer, TableSchema> out = new TreeMap<>();
     if (!fs.exists(file)) {
-      return out;
+      return new Contents(keyspaces, out);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -64,27 +79,46 @@ public final class SchemaStore {
         throw corrupt(file, 0, "not a Talus schema file (bad magic)");
       }
       int version = in.readInt();
-      if (version != VERSION && version != VERSION_1) {
+      if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
         throw corrupt(file, 4, "unsupported schema format version " + version);
+      }
+      if (version >= VERSION) {
+        int k = in.readInt();
+        for (int i = 0; i < k; i++) {
+          KeyspaceSchema ks = readKeyspace(in);
+          keyspaces.put(ks.name(), ks);
+        }
       }
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
-        out.put(id, readSchema(in, version));
+        String keyspace = version >= VERSION ? in.readUTF() : null;
+        TableSchema t = readSchema(in, version);
+        out.put(id, keyspace == null ? t : t.withKeyspace(keyspace));
       }
     }
-    return out;
+    return new Contents(keyspaces, out);
   }
 
-  public static void save(StorageFs fs, Path dir, Map<Integer, TableSchema> tables)
+  /** Writes every keyspace and table; each table's schema names its keyspace. */
+  public static void save(
+      StorageFs fs,
+      Path dir,
+      Map<String, KeyspaceSchema> keyspaces,
+      Map<Integer, TableSchema> tables)
       throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
+      out.writeInt(keyspaces.size());
+      for (KeyspaceSchema ks : keyspaces.values()) {
+        writeKeyspace(out, ks);
+      }
       out.writeInt(tables.size());
       for (Map.Entry<Integer, TableSchema> e : tables.entrySet()) {
         out.writeInt(e.getKey());
+        out.writeUTF(e.getValue().keyspace().orElseThrow());
         writeSchema(out, e.getValue());
       }
     }
@@ -101,6 +135,27 @@ public final class SchemaStore {
 
   private static CorruptFileException corrupt(Path file, long offset, String what) {
     return new CorruptFileException(file, offset, "schema file is damaged: " + what);
+  }
+
+  private static void writeKeyspace(DataOutputStream out, KeyspaceSchema ks) throws IOException {
+    out.writeUTF(ks.name());
+    out.writeBoolean(ks.durableWrites());
+    out.writeInt(ks.replication().size());
+    for (Map.Entry<String, String> e : ks.replication().entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeUTF(e.getValue());
+    }
+  }
+
+  private static KeyspaceSchema readKeyspace(DataInputStream in) throws IOException {
+    String name = in.readUTF();
+    boolean durable = in.readBoolean();
+    int n = in.readInt();
+    Map<String, String> replication = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      replication.put(in.readUTF(), in.readUTF());
+    }
+    return KeyspaceSchema.builder(name).replication(replication).durableWrites(durable).build();
   }
 
   private static void writeSchema(DataOutputStream out, TableSchema s) throws IOException {
@@ -210,7 +265,7 @@ public final class SchemaStore {
     int warn = in.readInt();
     int fail = in.readInt();
     b.tombstoneThresholds(warn, fail);
-    if (version >= VERSION) {
+    if (version >= VERSION_2) {
       b.partitionSizeThresholds(readOptionalLong(in), readOptionalLong(in));
       b.partitionRowsThresholds(readOptionalLong(in), readOptionalLong(in));
     }
