@@ -239,4 +239,14 @@ class CqlThroughDriverTest {
     assertThat(t.getClusteringColumns()).hasSize(1);
     assertThat(t.getColumns()).hasSize(3);
   }
+
+  @Test
+  void warningsReachTheClient() {
+    ResultSet rs =
+        session.execute("CREATE TABLE warned (k int PRIMARY KEY) WITH caching = {'keys': 'ALL'}");
+    assertThat(rs.getExecutionInfo().getWarnings())
+        .singleElement()
+        .asString()
+        .startsWith("Talus ignored the table option(s) caching");
+  }
 }

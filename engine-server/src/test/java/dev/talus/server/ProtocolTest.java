@@ -159,4 +159,36 @@ class ProtocolTest {
       assertThat(r.errorMessage()).contains("compression");
     }
   }
+
+  @Test
+  void aRegisteredConnectionGetsSchemaChangeEvents() throws IOException {
+    java.io.ByteArrayOutputStream register = new java.io.ByteArrayOutputStream();
+    register.write(0);
+    register.write(1);
+    RawClient.string(register, "SCHEMA_CHANGE");
+    try (RawClient listener = client();
+        RawClient writer = client()) {
+      listener.startup();
+      listener.send(RawClient.frame(4, 0, 1, 0x0B, register.toByteArray()));
+      assertThat(listener.read().opcode()).isEqualTo(0x02);
+      writer.startup();
+      writer.send(
+          RawClient.frame(
+              4,
+              0,
+              2,
+              0x07,
+              RawClient.query(
+                  "CREATE KEYSPACE evented WITH replication = {'class': 'SimpleStrategy',"
+                      + " 'replication_factor': 1}")));
+      RawClient.Response result = writer.read();
+      assertThat(result.opcode()).isEqualTo(0x08);
+      assertThat(result.body().getInt(0)).isEqualTo(5); // Schema_change
+      RawClient.Response event = listener.read();
+      assertThat(event.opcode()).isEqualTo(0x0C);
+      assertThat(event.stream()).isEqualTo(-1);
+      String body = StandardCharsets.UTF_8.decode(event.body()).toString();
+      assertThat(body).contains("SCHEMA_CHANGE", "CREATED", "KEYSPACE", "evented");
+    }
+  }
 }
