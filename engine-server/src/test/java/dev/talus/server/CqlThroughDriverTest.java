@@ -15,6 +15,7 @@ import com.datastax.oss.driver.api.core.data.CqlDuration;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
 import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
@@ -248,5 +249,22 @@ class CqlThroughDriverTest {
         .singleElement()
         .asString()
         .startsWith("Talus ignored the table option(s) caching");
+  }
+
+  @Test
+  void tooManyTombstonesIsAReadFailure() {
+    session.execute(
+        "CREATE TABLE graves (k int, c int, PRIMARY KEY (k, c)) WITH extensions ="
+            + " {'talus.tombstone_warn_threshold': '2', 'talus.tombstone_failure_threshold': '6'}");
+    PreparedStatement delete = session.prepare("DELETE FROM graves WHERE k = ? AND c = ?");
+    for (int c = 0; c < 4; c++) {
+      session.execute(delete.bind(1, c));
+    }
+    for (int c = 0; c < 10; c++) {
+      session.execute(delete.bind(2, c));
+    }
+    assertThat(session.execute("SELECT c FROM graves WHERE k = 1").one()).isNull();
+    assertThatThrownBy(() -> session.execute("SELECT c FROM graves WHERE k = 2"))
+        .isInstanceOf(ReadFailureException.class);
   }
 }
