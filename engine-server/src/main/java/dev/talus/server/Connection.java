@@ -3,6 +3,8 @@ package dev.talus.server;
 import dev.talus.cql.CqlResult;
 import dev.talus.cql.PreparedCql;
 import dev.talus.cql.TalusSession;
+import dev.talus.server.wire.Compression;
+import dev.talus.server.wire.CompressionHandler;
 import dev.talus.server.wire.Frame;
 import dev.talus.server.wire.FrameDecoder;
 import dev.talus.server.wire.Opcodes;
@@ -29,6 +31,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
   private final ServerState server;
   private final TalusSession session;
   private boolean started;
+  private Compression compression;
 
   Connection(ServerState server) {
     this.server = server;
@@ -38,20 +41,26 @@ final class Connection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Frame f = (Frame) msg;
+    ByteBuf decompressed = null;
     try {
-      handle(ctx, f);
+      if ((f.flags() & Frame.FLAG_COMPRESSED) != 0) {
+        if (compression == null) {
+          throw new ProtocolException("the body is compressed but no compression was negotiated");
+        }
+        decompressed = compression.decompress(ctx.alloc(), f.body(), server.maxFrameBytes());
+      }
+      handle(ctx, f, decompressed != null ? decompressed : f.body());
     } catch (ProtocolException e) {
       reply(ctx, Errors.encode(ctx.alloc(), f.stream(), e), e.fatal());
     } finally {
       f.body().release();
+      if (decompressed != null) {
+        decompressed.release();
+      }
     }
   }
 
-  private void handle(ChannelHandlerContext ctx, Frame f) {
-    ByteBuf in = f.body();
-    if ((f.flags() & Frame.FLAG_COMPRESSED) != 0) {
-      throw new ProtocolException("the body is compressed but no compression was negotiated");
-    }
+  private void handle(ChannelHandlerContext ctx, Frame f, ByteBuf in) {
     if ((f.flags() & Frame.FLAG_CUSTOM_PAYLOAD) != 0) {
       skipCustomPayload(in);
     }
@@ -62,9 +71,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
         reply(ctx, Responses.supported(ctx.alloc(), stream, supported()), false);
       }
       case Opcodes.STARTUP -> {
-        startup(Wire.readStringMap(in));
+        Compression c = startup(Wire.readStringMap(in));
         Wire.end(in);
         reply(ctx, Responses.empty(ctx.alloc(), stream, Opcodes.READY), false);
+        // READY went uncompressed; every frame after it is compressed, both ways
+        compression = c;
+        ctx.channel().attr(CompressionHandler.KEY).set(c);
       }
       case Opcodes.REGISTER -> {
         requireStarted();
@@ -164,7 +176,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void startup(Map<String, String> options) {
+  private Compression startup(Map<String, String> options) {
     String version = options.get("CQL_VERSION");
     if (version == null) {
       throw new ProtocolException("CQL_VERSION is mandatory");
@@ -172,11 +184,19 @@ final class Connection extends ChannelInboundHandlerAdapter {
     if (!version.startsWith("3.")) {
       throw new ProtocolException("Invalid or unsupported CQL version " + version);
     }
-    String compression = options.get("COMPRESSION");
-    if (compression != null && !compression.isEmpty()) {
-      throw new ProtocolException("Unsupported compression algorithm: " + compression);
+    if (started) {
+      throw new ProtocolException("STARTUP was already received on this connection");
+    }
+    String name = options.get("COMPRESSION");
+    Compression c = null;
+    if (name != null && !name.isEmpty()) {
+      c = Compression.named(name);
+      if (c == null) {
+        throw new ProtocolException("Unknown compression algorithm: " + name);
+      }
     }
     started = true;
+    return c;
   }
 
   private void requireStarted() {
@@ -188,7 +208,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
   private static Map<String, List<String>> supported() {
     return Map.of(
         "CQL_VERSION", List.of(ServerState.CQL_VERSION),
-        "COMPRESSION", List.of(),
+        "COMPRESSION", Compression.names(),
         "PROTOCOL_VERSIONS", List.of(FrameDecoder.VERSION + "/v" + FrameDecoder.VERSION));
   }
 

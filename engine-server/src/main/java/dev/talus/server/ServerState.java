@@ -24,14 +24,22 @@ final class ServerState {
       new DefaultChannelGroup("talus-schema-listeners", GlobalEventExecutor.INSTANCE);
   private final ChannelGroup all = new DefaultChannelGroup("talus", GlobalEventExecutor.INSTANCE);
 
-  ServerState(TalusDb db, ExecutorService workers) {
+  private final int maxFrameBytes;
+
+  ServerState(TalusDb db, ExecutorService workers, int maxFrameBytes) {
     this.db = db;
+    this.maxFrameBytes = maxFrameBytes;
     this.workers = workers;
     this.prepared = new PreparedRegistry(db);
   }
 
   TalusDb db() {
     return db;
+  }
+
+  /** The largest body accepted, also once decompressed. */
+  int maxFrameBytes() {
+    return maxFrameBytes;
   }
 
   ExecutorService workers() {

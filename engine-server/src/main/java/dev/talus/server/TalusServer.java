@@ -1,6 +1,7 @@
 package dev.talus.server;
 
 import dev.talus.TalusDb;
+import dev.talus.server.wire.CompressionHandler;
 import dev.talus.server.wire.FrameDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -44,6 +45,8 @@ import java.util.concurrent.TimeUnit;
  * for the statements that are running; close the server before its database.
  */
 public final class TalusServer implements AutoCloseable {
+  private static final CompressionHandler COMPRESSION = new CompressionHandler();
+
   private final EventLoopGroup acceptor;
   private final EventLoopGroup io;
   private final ExecutorService workers;
@@ -61,7 +64,7 @@ public final class TalusServer implements AutoCloseable {
     this.workers =
         Executors.newFixedThreadPool(
             options.workerThreads(), new DefaultThreadFactory("talus-server-worker", true));
-    this.state = new ServerState(db, workers);
+    this.state = new ServerState(db, workers, options.maxFrameBytes());
     try {
       ServerBootstrap b =
           new ServerBootstrap()
@@ -75,6 +78,7 @@ public final class TalusServer implements AutoCloseable {
                       state.connections().add(ch);
                       ch.pipeline()
                           .addLast(new FrameDecoder(options.maxFrameBytes()))
+                          .addLast(COMPRESSION)
                           .addLast(new Connection(state));
                     }
                   });

@@ -17,9 +17,15 @@ final class DriverSessions {
   }
 
   static CqlSession connect(TalusServer server, String keyspace) {
+    return connect(server, keyspace, "none");
+  }
+
+  /** A session whose frames use {@code compression} ({@code none}, {@code lz4}, {@code snappy}). */
+  static CqlSession connect(TalusServer server, String keyspace, String compression) {
     Duration generous = Duration.ofSeconds(60);
     DriverConfigLoader config =
         DriverConfigLoader.programmaticBuilder()
+            .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, compression)
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, generous)
             .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, generous)
             .withDuration(DefaultDriverOption.CONNECTION_SET_KEYSPACE_TIMEOUT, generous)

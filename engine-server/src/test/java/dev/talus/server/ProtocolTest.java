@@ -191,4 +191,41 @@ class ProtocolTest {
       assertThat(body).contains("SCHEMA_CHANGE", "CREATED", "KEYSPACE", "evented");
     }
   }
+
+  @Test
+  void afterStartupWithLz4EveryFrameIsCompressedBothWays() throws IOException {
+    net.jpountz.lz4.LZ4Factory lz4 = net.jpountz.lz4.LZ4Factory.fastestInstance();
+    try (RawClient c = client()) {
+      c.send(
+          RawClient.frame(
+              4,
+              0,
+              1,
+              0x01,
+              RawClient.stringMap(Map.of("CQL_VERSION", "3.0.0", "COMPRESSION", "lz4"))));
+      RawClient.Response ready = c.read();
+      assertThat(ready.opcode()).isEqualTo(0x02);
+      assertThat(ready.flags() & 0x01).isZero();
+      // a compressed QUERY
+      byte[] query = RawClient.query("SELECT cluster_name FROM system.local");
+      byte[] packed = lz4.fastCompressor().compress(query);
+      byte[] body = ByteBuffer.allocate(4 + packed.length).putInt(query.length).put(packed).array();
+      c.send(RawClient.frame(4, 0x01, 2, 0x07, body));
+      RawClient.Response rows = c.read();
+      assertThat(rows.opcode()).isEqualTo(0x08);
+      assertThat(rows.flags() & 0x01).isEqualTo(0x01);
+      ByteBuffer b = rows.body();
+      int length = b.getInt();
+      byte[] plain =
+          lz4.safeDecompressor()
+              .decompress(java.util.Arrays.copyOfRange(b.array(), 4, b.capacity()), length);
+      assertThat(ByteBuffer.wrap(plain).getInt(0)).isEqualTo(2); // Rows
+      assertThat(new String(plain, StandardCharsets.UTF_8)).contains("Talus");
+      // a body that is not LZ4 is a protocol error (compressed, as every answer now)
+      c.send(RawClient.frame(4, 0x01, 3, 0x07, new byte[] {0, 0, 0, 9, 1, 2, 3}));
+      RawClient.Response error = c.read();
+      assertThat(error.opcode()).isZero();
+      assertThat(error.stream()).isEqualTo(3);
+    }
+  }
 }
