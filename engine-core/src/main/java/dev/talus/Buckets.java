@@ -186,7 +186,8 @@ public final class Buckets {
    * Reads the partitions {@code bucketColumn IN buckets} in parallel, at most {@code limit} rows
    * from each, and merges them into one list in the query's clustering order (the table's order, or
    * its reverse if {@code query} calls {@link Select#reversed()} or orders by the reverse), keeping
-   * the first {@code limit} rows. Ties across buckets keep the order of {@code buckets}.
+   * the first {@code limit} rows. Ties across buckets come in bucket order (the partition key order
+   * of an {@code in(...)} read).
    *
    * <p>{@code query} completes the read for one bucket: equality on the other partition key
    * columns, clustering restrictions (e.g. the time range), the direction, {@code columns} (which

@@ -88,12 +88,18 @@ public interface ResultRow {
   /**
    * The write timestamp (microseconds) of a regular column's value, or null if it has none
    * (Cassandra's {@code writetime(column)}).
+   *
+   * @throws InvalidQueryException for a primary key column, which has no cell and so no write time
+   *     (as in Cassandra), or a column that was not selected
    */
   Long writeTime(String column);
 
   /**
    * Seconds until a regular column's value expires, or null if it does not expire (Cassandra's
    * {@code ttl(column)}).
+   *
+   * @throws InvalidQueryException for a primary key column (as in Cassandra), or a column that was
+   *     not selected
    */
   Integer ttl(String column);
 }

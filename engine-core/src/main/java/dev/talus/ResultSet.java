@@ -44,8 +44,40 @@ public final class ResultSet implements Iterable<ResultRow> {
     return rows.iterator();
   }
 
+  /** How many rows {@link #toString()} shows. */
+  static final int ROWS_SHOWN = 10;
+
+  /**
+   * The row count and the first {@value #ROWS_SHOWN} rows with their values, e.g. {@code
+   * ResultSet{2 rows: [id=1, name=a], [id=2, name=b]}}; for logs and test failures.
+   */
   @Override
   public String toString() {
-    return "ResultSet{" + rows.size() + " rows" + (pagingState != null ? ", more" : "") + "}";
+    StringBuilder b = new StringBuilder("ResultSet{").append(rows.size()).append(" rows");
+    for (int i = 0; i < Math.min(rows.size(), ROWS_SHOWN); i++) {
+      b.append(i == 0 ? ": " : ", ").append('[');
+      ResultRow r = rows.get(i);
+      List<String> cols = r.columns();
+      for (int c = 0; c < cols.size(); c++) {
+        b.append(c == 0 ? "" : ", ").append(cols.get(c)).append('=');
+        Object v = r.get(cols.get(c));
+        b.append(v instanceof byte[] bytes ? hex(bytes) : String.valueOf(v));
+      }
+      b.append(']');
+    }
+    if (rows.size() > ROWS_SHOWN) {
+      b.append(", … ").append(rows.size() - ROWS_SHOWN).append(" more");
+    }
+    return b.append(pagingState != null ? "; more pages" : "").append('}').toString();
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder h = new StringBuilder("0x");
+    for (int i = 0; i < Math.min(bytes.length, 32); i++) {
+      h.append(String.format("%02x", bytes[i] & 0xFF));
+    }
+    return bytes.length > 32
+        ? h.append("…(").append(bytes.length).append(" bytes)").toString()
+        : h.toString();
   }
 }

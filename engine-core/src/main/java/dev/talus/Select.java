@@ -3,6 +3,7 @@ package dev.talus;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
+import dev.talus.request.TupleRestriction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -12,17 +13,24 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A read of one table, following the query-first rules:
+ * A read of one table, following the query-first rules (Cassandra's CQL restrictions):
  *
  * <ol>
  *   <li>every partition key column is restricted by {@link #eq} (or {@link #in} for several
- *       partitions);
- *   <li>clustering columns are restricted left to right by {@link #eq}; only the last restricted
- *       one may have a range ({@link #gt}, {@link #ge}, {@link #lt}, {@link #le});
+ *       partitions, which come back in partition key order, each once);
+ *   <li>clustering columns are restricted left to right by {@link #eq} or {@link #in} (several
+ *       values: their cartesian product); only the last restricted one may have a range ({@link
+ *       #gt}, {@link #ge}, {@link #lt}, {@link #le}). Consecutive clustering columns may also be
+ *       restricted together, as CQL's multi-column relations: {@code eq(List.of("a", "b"),
+ *       List.of(1, 2))} is {@code (a, b) = (1, 2)}, {@code gt(List.of("a", "b"), List.of(1, 2))} is
+ *       {@code (a, b) > (1, 2)} (tuple order, whatever each column's clustering order), and {@code
+ *       in(List.of("a", "b"), List.of(List.of(1, 2), List.of(3, 4)))} is {@code (a, b) IN ((1, 2),
+ *       (3, 4))};
  *   <li>rows come back in clustering order or its exact reverse ({@link #reversed()} or {@link
- *       #orderBy});
- *   <li>conditions on regular columns filter rows inside the named partitions and need {@link
- *       #allowFiltering()}.
+ *       #orderBy}); with {@link #in} on the partition key and an order, the rows of all the
+ *       partitions are merged into that order;
+ *   <li>conditions on regular columns, and clustering restrictions that break rule 2, filter rows
+ *       inside the named partitions and need {@link #allowFiltering()}.
  * </ol>
  *
  * A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix. Not
@@ -31,6 +39,7 @@ import java.util.Optional;
 public final class Select {
   private final Table table;
   private final List<Restriction> restrictions = new ArrayList<>();
+  private final List<TupleRestriction> tupleRestrictions = new ArrayList<>(0);
   private final List<String> columns = new ArrayList<>();
   private final List<Map.Entry<String, ClusteringOrder>> orderBy = new ArrayList<>();
   private boolean reversed;
@@ -48,13 +57,65 @@ public final class Select {
     return add(column, Restriction.Op.EQ, Collections.singletonList(value));
   }
 
-  /** Several values of a partition key column: the partitions are read in parallel. */
+  /**
+   * Several values of a partition key column (the partitions are read in parallel and come back in
+   * partition key order, each once) or of a clustering column. No values select nothing.
+   */
   public Select in(String column, Object... values) {
     return add(column, Restriction.Op.IN, Arrays.asList(values.clone()));
   }
 
+  /** Like {@link #in(String, Object...)}. */
   public Select in(String column, List<?> values) {
     return add(column, Restriction.Op.IN, new ArrayList<>(values));
+  }
+
+  /** {@code (c1, c2, ...) = (v1, v2, ...)} on consecutive clustering columns. */
+  public Select eq(List<String> columns, List<?> values) {
+    return addTuple(columns, Restriction.Op.EQ, List.of(values));
+  }
+
+  /**
+   * {@code (c1, c2, ...) IN ((v1, v2, ...), ...)} on consecutive clustering columns; no tuples
+   * select nothing.
+   */
+  public Select in(List<String> columns, List<? extends List<?>> tuples) {
+    return addTuple(columns, Restriction.Op.IN, tuples);
+  }
+
+  /**
+   * {@code (c1, c2, ...) > (v1, v2, ...)}: rows whose clustering, as a tuple of values compared
+   * column by column in each type's natural order, is greater. The columns must be consecutive
+   * clustering columns from the first not restricted by equality.
+   */
+  public Select gt(List<String> columns, List<?> values) {
+    return addTuple(columns, Restriction.Op.GT, List.of(values));
+  }
+
+  /** {@code (c1, c2, ...) >= (v1, v2, ...)}; see {@link #gt(List, List)}. */
+  public Select ge(List<String> columns, List<?> values) {
+    return addTuple(columns, Restriction.Op.GE, List.of(values));
+  }
+
+  /** {@code (c1, c2, ...) < (v1, v2, ...)}; see {@link #gt(List, List)}. */
+  public Select lt(List<String> columns, List<?> values) {
+    return addTuple(columns, Restriction.Op.LT, List.of(values));
+  }
+
+  /** {@code (c1, c2, ...) <= (v1, v2, ...)}; see {@link #gt(List, List)}. */
+  public Select le(List<String> columns, List<?> values) {
+    return addTuple(columns, Restriction.Op.LE, List.of(values));
+  }
+
+  private Select addTuple(List<String> columns, Restriction.Op op, List<? extends List<?>> tuples) {
+    Objects.requireNonNull(columns, "columns");
+    Objects.requireNonNull(tuples, "tuples");
+    List<List<Object>> copy = new ArrayList<>(tuples.size());
+    for (List<?> t : tuples) {
+      copy.add(new ArrayList<>(Objects.requireNonNull(t, "tuple")));
+    }
+    tupleRestrictions.add(new TupleRestriction(List.copyOf(columns), op, copy));
+    return this;
   }
 
   public Select gt(String column, Object value) {
@@ -84,13 +145,22 @@ public final class Select {
     return this;
   }
 
-  /** Orders by a clustering column; the result must be the clustering order or its reverse. */
+  /**
+   * Orders by a clustering column; the result must be the clustering order or its reverse. Columns
+   * restricted by equality may be left out ({@code eq("b", 0).orderBy("c", DESC)}). With {@link
+   * #in} on the partition key the rows of all the partitions are merged into this order (ties in
+   * partition key order), and {@link #limit} and {@link #perPartitionLimit} apply to the merged
+   * result.
+   */
   public Select orderBy(String column, ClusteringOrder order) {
     orderBy.add(Map.entry(column, order));
     return this;
   }
 
-  /** Rows in the reverse of the clustering order. */
+  /**
+   * Rows in the reverse of the clustering order (the same as ordering by every clustering column
+   * reversed: with {@link #in} on the partition key the partitions' rows are merged).
+   */
   public Select reversed() {
     this.reversed = true;
     return this;
@@ -106,8 +176,10 @@ public final class Select {
   }
 
   /**
-   * At most {@code n} rows from each partition (CQL's {@code PER PARTITION LIMIT}); with {@link
-   * #in} every partition is read in parallel up to {@code n} rows. Cannot be combined with paging.
+   * At most {@code n} rows from each partition (CQL's {@code PER PARTITION LIMIT}): the first
+   * {@code n} in the query's order; with {@link #in} every partition is read in parallel up to
+   * {@code n} rows. Works with paging, except when the rows of several partitions are merged by an
+   * order (see {@link #orderBy}).
    */
   public Select perPartitionLimit(int n) {
     if (n < 1) {
@@ -143,7 +215,11 @@ public final class Select {
     return this;
   }
 
-  /** Opt in to filtering on regular columns inside the named partitions. */
+  /**
+   * Opt in to filtering inside the named partitions: conditions on regular columns, and clustering
+   * restrictions the query-first rules cannot turn into slices (a column after a range, a skipped
+   * column), which are then checked row by row (CQL's {@code ALLOW FILTERING}).
+   */
   public Select allowFiltering() {
     this.allowFiltering = true;
     return this;
@@ -156,6 +232,7 @@ public final class Select {
             .read(
                 new ReadRequest(
                     restrictions,
+                    tupleRestrictions,
                     columns,
                     orderBy,
                     reversed,

@@ -7,7 +7,7 @@ import java.util.List;
  * tombstones and data they shadow, before any merge — like {@code sstabledump} for one partition.
  * For inspecting tombstone and TTL behaviour in tests. Immutable.
  *
- * @param source "memtable", "memtable (flushing)" or "sstable <generation>"
+ * @param source "memtable", "memtable (flushing)" or "sstable N" (N its generation)
  * @param sstableGeneration the SSTable generation, or -1 for a memtable
  * @param partitionDeletion the partition deletion, or null
  * @param rangeTombstones range deletions, in clustering order

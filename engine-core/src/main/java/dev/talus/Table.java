@@ -108,7 +108,10 @@ public final class Table {
    * Checks every checksum of every SSTable of this table (a full read of its files).
    *
    * @return the number of SSTables checked
-   * @throws CorruptSSTableException naming the damaged file and offset
+   * @throws CorruptSSTableException naming the damaged file and offset; every SSTable is checked,
+   *     and each further damaged one is a {@linkplain Throwable#getSuppressed() suppressed}
+   *     exception of this one. {@link TalusDb#verify(java.nio.file.Path)} checks a whole closed
+   *     directory, manifests and commit log included
    */
   public int verify() {
     return store.verify();

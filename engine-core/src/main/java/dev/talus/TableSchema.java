@@ -19,8 +19,11 @@ import java.util.regex.Pattern;
  * <p>Built with {@link #builder(String)}; validated at {@code build()}. Immutable and thread-safe.
  */
 public final class TableSchema {
-  /** Maximum TTL, as in Cassandra: 20 years. */
-  public static final Duration MAX_TTL = Duration.ofDays(20 * 365 + 5);
+  /**
+   * Maximum TTL, Cassandra's: 20 × 365 days = 630,720,000 seconds (no leap days), per write and as
+   * a table default.
+   */
+  public static final Duration MAX_TTL = Duration.ofSeconds(20L * 365 * 24 * 60 * 60);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]{1,48}");
 
@@ -422,7 +425,10 @@ public final class TableSchema {
       }
       if (defaultTimeToLive.isNegative() || defaultTimeToLive.compareTo(MAX_TTL) > 0) {
         throw new InvalidSchemaException(
-            "defaultTimeToLive must be between 0 and 20 years, got " + defaultTimeToLive);
+            "defaultTimeToLive must be between 0 and "
+                + MAX_TTL.getSeconds()
+                + " seconds (20 × 365 days, Cassandra's limit), got "
+                + defaultTimeToLive);
       }
       if (defaultTimeToLive.getNano() != 0) {
         throw new InvalidSchemaException(

@@ -14,7 +14,8 @@ import java.util.Map;
  * @param memtableBytes estimated bytes in memtables (taking writes and being flushed)
  * @param writes writes applied (a batch counts once per table update)
  * @param reads reads executed
- * @param writeLatencyMicros latency of writes, from validation to memtable
+ * @param writeLatencyMicros latency of writes, from validation to memtable; a batch records its
+ *     whole latency once for each table it writes to
  * @param readLatencyMicros latency of reads, whole query
  * @param sstablesPerRead sources (memtables and SSTables) merged per partition read
  * @param tombstonesPerRead tombstones scanned per read
@@ -35,6 +36,8 @@ import java.util.Map;
  * @param bloomFilterFalsePositives partition lookups a Bloom filter let through in vain
  * @param bloomFilterLookups partition lookups that consulted a Bloom filter
  * @param outOfOrderFlushes TWCS: flushes holding writes for past time windows
+ * @param quarantinedSSTables SSTables set aside as corrupt since the database was opened (only
+ *     under {@link DiskFailurePolicy#QUARANTINE}; at open, by a read or by verify)
  * @param compactionStrategy the strategy and its options
  */
 public record TableStats(
@@ -66,6 +69,7 @@ public record TableStats(
     long bloomFilterFalsePositives,
     long bloomFilterLookups,
     long outOfOrderFlushes,
+    long quarantinedSSTables,
     String compactionStrategy) {
   public TableStats {
     sstablesPerLevel = Map.copyOf(sstablesPerLevel);

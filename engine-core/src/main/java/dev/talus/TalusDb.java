@@ -65,15 +65,35 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Checks every stored byte of a data directory that is not open — the schema, each table's
+   * manifest, every component and chunk of every live SSTable, every commit-log segment — and
+   * reports every damage it finds, without stopping at the first and without changing anything (no
+   * commit-log replay, no quarantine, no cleanup). Takes the directory lock while it runs.
+   *
+   * @param progress called with each check as it completes (e.g. to print progress)
+   * @throws DirectoryLockedException if the directory is open
+   * @throws StorageException if it is not a Talus data directory or cannot be read
+   */
+  public static VerifyReport verify(
+      java.nio.file.Path dataDirectory,
+      java.util.function.Consumer<VerifyReport.Checked> progress) {
+    return Database.verify(dataDirectory, progress);
+  }
+
+  /** {@link #verify(java.nio.file.Path, java.util.function.Consumer)} without progress. */
+  public static VerifyReport verify(java.nio.file.Path dataDirectory) {
+    return verify(dataDirectory, c -> {});
+  }
+
+  /**
    * Creates a table; fails if one with that name exists in its keyspace. A schema without a
    * keyspace creates the table in the default keyspace (which is created the first time); any other
    * keyspace must exist ({@link #createKeyspace}). The schema's {@link TableSchema#lint()
-   * data-model warnings} are logged at WARN; they never prevent the creation.
+   * data-model warnings} are logged at WARN (and reported to {@link
+   * TalusMetricsListener#onWarning}); they never prevent the creation.
    */
   public Table createTable(TableSchema schema) {
-    Table t = handle(database.createTable(schema, false));
-    logLint(schema);
-    return t;
+    return handle(database.createTable(schema, false));
   }
 
   /**
@@ -81,15 +101,7 @@ public final class TalusDb implements AutoCloseable {
    * data-model warnings like {@link #createTable}.
    */
   public Table createTableIfNotExists(TableSchema schema) {
-    Table t = handle(database.createTable(schema, true));
-    logLint(schema);
-    return t;
-  }
-
-  private static void logLint(TableSchema schema) {
-    for (String warning : schema.lint()) {
-      LOG.warn("Data model: {}", warning);
-    }
+    return handle(database.createTable(schema, true));
   }
 
   /**
@@ -172,9 +184,21 @@ public final class TalusDb implements AutoCloseable {
     }
   }
 
-  /** Every table, by keyspace, then name. */
+  /**
+   * Every table, by keyspace, then name (not those {@link #quarantinedTables() set aside} at open).
+   */
   public List<Table> tables() {
     return database.tables().stream().map(this::handle).toList();
+  }
+
+  /**
+   * The tables set aside when this database opened because their manifest is damaged — only under
+   * {@link DiskFailurePolicy#QUARANTINE}; under the default FAIL such damage fails the open. Each
+   * names the damaged file and the reason (also logged at ERROR). Empty when every table opened.
+   */
+  public List<QuarantinedTable> quarantinedTables() {
+    database.checkOpen();
+    return database.quarantinedTables();
   }
 
   /**

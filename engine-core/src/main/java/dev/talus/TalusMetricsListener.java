@@ -23,6 +23,21 @@ public interface TalusMetricsListener {
     PARTITION_ROWS_FAIL
   }
 
+  /** What an {@link #onWarning} event is about. */
+  enum WarningKind {
+    /**
+     * A data-model finding of {@link TableSchema#lint()}, reported when a table is created (and
+     * each time {@code createTableIfNotExists} returns it).
+     */
+    DATA_MODEL,
+    /** A read scanned more tombstones than the table's warning threshold. */
+    TOMBSTONES,
+    /**
+     * A partition crossed a partition size or rows warning threshold (see {@link #onGuardrail}).
+     */
+    GUARDRAIL
+  }
+
   /** The listener that ignores everything (the default). */
   TalusMetricsListener NO_OP = new TalusMetricsListener() {};
 
@@ -46,4 +61,12 @@ public interface TalusMetricsListener {
    * in log messages).
    */
   default void onGuardrail(String table, GuardrailKind kind, String partitionKey) {}
+
+  /**
+   * The engine logged a warning about {@code table} at WARN through SLF4J; {@code message} is the
+   * logged text. Talus ships no SLF4J binding, so without one in the application these warnings go
+   * nowhere — this event lets a test (engine-testkit captures them) or an application see them
+   * anyway.
+   */
+  default void onWarning(String table, WarningKind kind, String message) {}
 }

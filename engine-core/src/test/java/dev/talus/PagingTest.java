@@ -127,8 +127,18 @@ class PagingTest {
     List<String> whole = unpaged(q.get());
     int expected = limit > 0 ? limit : ROWS;
     assertThat(whole).hasSize(expected);
-    // Partitions come back in the order given to in(), each in (reversed) clustering order.
-    assertThat(whole.get(0)).startsWith("3/");
+    // Partitions come back in partition key order, each in clustering order; reversed, the rows
+    // of all four are merged into reversed clustering order (c ascending, d descending), ties in
+    // partition key order: c = 0, d = d2 of partitions 1, 2, 3 and 4 first.
+    if (reversed) {
+      assertThat(whole.subList(0, 4))
+          .containsExactly("1/0/d2=2", "2/0/d2=2", "3/0/d2=2", "4/0/d2=2");
+    } else {
+      assertThat(whole.get(0)).startsWith("1/");
+      if (limit == 0) {
+        assertThat(whole.get(whole.size() - 1)).startsWith("4/");
+      }
+    }
     assertThat(pageThrough(q, PAGE, expected)).isEqualTo(whole);
   }
 

@@ -21,9 +21,12 @@ import java.util.function.ToLongFunction;
  *   <li>the smallest timestamp of the memtables, if a memtable holds the key.
  * </ul>
  *
- * With no such source the answer is {@code Long.MAX_VALUE}: any tombstone old enough may go. The
- * minimum is per SSTable, not per partition, so the answer is conservative; Bloom false positives
- * only make it more so. Never optimistic: an answer too high would resurrect data.
+ * With no such source the answer is {@code Long.MAX_VALUE}: any tombstone old enough may go, even
+ * one written at {@code Long.MAX_VALUE}. A source that exists answers at most {@code Long.MAX_VALUE
+ * - 1}, even if all it holds was written at {@code Long.MAX_VALUE}, so "no source" stays
+ * distinguishable (a tombstone at {@code Long.MAX_VALUE} is then kept, as it must be). The minimum
+ * is per SSTable, not per partition, so the answer is conservative; Bloom false positives only make
+ * it more so. Never optimistic: an answer too high would resurrect data.
  *
  * <p>Implementations are thread-safe.
  */
@@ -38,9 +41,9 @@ public interface OverlapOracle {
   /**
    * An oracle over {@code others}, the live SSTables not taking part in the compaction, and the
    * memtables. {@code memtableMinTimestamp} returns the memtables' smallest timestamp if a memtable
-   * holds the key, else {@code Long.MAX_VALUE} ({@code key -> Long.MAX_VALUE} if there are none).
-   * The readers must stay open (referenced) while the oracle is used; it reads only their in-memory
-   * Bloom filters and statistics.
+   * holds the key (at most {@code Long.MAX_VALUE - 1}), else {@code Long.MAX_VALUE} ({@code key ->
+   * Long.MAX_VALUE} if there are none). The readers must stay open (referenced) while the oracle is
+   * used; it reads only their in-memory Bloom filters and statistics.
    */
   static OverlapOracle of(
       Collection<SSTableReader> others, ToLongFunction<PartitionKey> memtableMinTimestamp) {

@@ -27,7 +27,9 @@ import java.util.function.LongSupplier;
  *       kept), and
  *   <li>{@code ts < maxPurgeableTimestamp}, the smallest timestamp of any data for this partition
  *       outside the compaction (see {@link OverlapOracle}). The tombstone may still shadow older
- *       data that lives elsewhere; dropping it would bring that data back (a zombie).
+ *       data that lives elsewhere; dropping it would bring that data back (a zombie). With no
+ *       source outside ({@code Long.MAX_VALUE}) every timestamp passes, {@code Long.MAX_VALUE}
+ *       itself included.
  * </ol>
  *
  * <p><b>Expired TTL data.</b> An expiring cell that has expired at {@code nowSeconds} is checked
@@ -237,7 +239,10 @@ public final class Purger {
         maxPurgeable = source.getAsLong();
         known = true;
       }
-      return timestamp < maxPurgeable;
+      // MAX_VALUE: no source outside the compaction holds the key, so even a tombstone written at
+      // Long.MAX_VALUE may go (Cassandra's purge evaluator is "always true" then); a source that
+      // exists answers at most MAX_VALUE - 1 (see OverlapOracle)
+      return maxPurgeable == Long.MAX_VALUE || timestamp < maxPurgeable;
     }
   }
 

@@ -25,7 +25,8 @@ final class SSTableOverlapOracle implements OverlapOracle {
     for (int i = 0; i < n; i++) {
       firstKeys[i] = readers[i].firstKey();
       lastKeys[i] = readers[i].lastKey();
-      minTimestamps[i] = readers[i].stats().minTimestamp();
+      // an SSTable that exists must hold purging back even if all it holds is at MAX_VALUE
+      minTimestamps[i] = Math.min(readers[i].stats().minTimestamp(), Long.MAX_VALUE - 1);
     }
     this.memtables = memtables;
   }

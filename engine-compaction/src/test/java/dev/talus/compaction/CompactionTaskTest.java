@@ -123,6 +123,31 @@ class CompactionTaskTest {
     }
   }
 
+  /**
+   * A row deletion at Long.MAX_VALUE (Cassandra accepts it as a timestamp) is purged when nothing
+   * outside holds the key (CompactionsPurgeTest.testMajorCompactionPurgeTombstonesWithMaxTimestamp)
+   * and kept while another SSTable holds the key, even one whose data is all at Long.MAX_VALUE: the
+   * deletion shadows it (ties go to the deletion), so dropping it would resurrect the row.
+   */
+  @Test
+  void tombstoneAtLongMaxValueIsPurgedOnlyWhenNothingOutsideHoldsTheKey() throws IOException {
+    PartitionKey k = key("max");
+    try (Fixture f = new Fixture(dir)) {
+      ReaderInfo a = f.write(part(k, row(1, Cell.live(1, Long.MAX_VALUE, val("x")))));
+      ReaderInfo b =
+          f.write(part(k, Row.deletion(ck(1), new DeletionTime(Long.MAX_VALUE, GC_BEFORE - 10))));
+      List<SSTableReader> live = List.of(a.reader(), b.reader());
+      OverlapOracle oracle =
+          OverlapOracle.forCompaction(live, List.of(b.reader()), key2 -> Long.MAX_VALUE);
+      assertThat(oracle.maxPurgeableTimestamp(k)).isEqualTo(Long.MAX_VALUE - 1);
+      assertThat(compact(f, List.of(b), Long.MAX_VALUE, oracle).tombstonesPurged()).isZero();
+
+      CompactionTask.Result both = compact(f, List.of(a, b), Long.MAX_VALUE, OverlapOracle.NONE);
+      assertThat(both.outputs()).isEmpty();
+      assertThat(both.tombstonesPurged()).isEqualTo(1);
+    }
+  }
+
   /** Row in old SSTable A, its deletion in newer SSTable B, B compacted alone after gc_grace. */
   @Test
   void zombiePrevention() throws IOException {

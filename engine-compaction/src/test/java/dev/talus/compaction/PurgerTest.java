@@ -276,4 +276,30 @@ class PurgerTest {
     assertThat(rows(p.rows())).hasSize(1);
     assertThat(asked).hasValue(1);
   }
+
+  /**
+   * With nothing outside the compaction holding the key, tombstones written at Long.MAX_VALUE are
+   * purged too (Cassandra's
+   * CompactionsPurgeTest.testMajorCompactionPurgeTombstonesWithMaxTimestamp,
+   * testMajorCompactionPurgeTopLevelTombstoneWithMaxTimestamp and
+   * testMajorCompactionPurgeRangeTombstoneWithMaxTimestamp); a source outside that exists keeps
+   * them, even one whose data is all at Long.MAX_VALUE.
+   */
+  @Test
+  void tombstonesAtLongMaxValueArePurgedWhenNothingOutsideHoldsTheKey() {
+    Part src =
+        new Part(
+            K,
+            new DeletionTime(MAX, GC_BEFORE - 5),
+            List.of(range(1, 2, MAX, GC_BEFORE - 5)),
+            List.of(
+                row(7, Cell.tombstone(1, MAX, GC_BEFORE - 5)),
+                Row.deletion(ck(9), new DeletionTime(MAX, GC_BEFORE - 5))));
+    assertThat(purge(MAX, src)).isNull();
+    assertThat(purger.partitionDeletionsPurged()).isEqualTo(1);
+
+    Purger.Purged kept = purge(MAX - 1, src);
+    assertThat(kept).isNotNull();
+    assertThat(kept.partitionDeletion()).isEqualTo(new DeletionTime(MAX, GC_BEFORE - 5));
+  }
 }

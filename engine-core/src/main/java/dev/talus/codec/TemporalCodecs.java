@@ -11,10 +11,11 @@ import java.time.LocalTime;
 /**
  * Codecs of the time types: timestamp, date, time and duration.
  *
- * <p>timestamp: an {@link Instant} of millisecond precision; instants with a sub-millisecond part,
- * or beyond the range of a long of milliseconds, are rejected. Cell encoding: epoch milliseconds as
- * an 8-byte big-endian long; key encoding: the same with the sign bit flipped. Formatted in
- * ISO-8601 ({@link Instant#toString}).
+ * <p>timestamp: an {@link Instant} of millisecond precision; instants with a sub-millisecond part
+ * (refused with the fix, {@code truncatedTo(ChronoUnit.MILLIS)}, where Cassandra's drivers truncate
+ * silently), or beyond the range of a long of milliseconds, are rejected. Cell encoding: epoch
+ * milliseconds as an 8-byte big-endian long; key encoding: the same with the sign bit flipped.
+ * Formatted in ISO-8601 ({@link Instant#toString}).
  *
  * <p>date: a {@link LocalDate}. Cell encoding: the epoch day as a zig-zag LEB128 varint (3 bytes
  * for current dates); key encoding: the epoch day as an 8-byte big-endian long with the sign bit
@@ -55,7 +56,13 @@ final class TemporalCodecs {
     Instant coerceNonNull(Object value) {
       Instant instant = cast(value);
       if (instant.getNano() % 1_000_000 != 0) {
-        throw invalid(value, instant + " has a sub-millisecond part");
+        throw invalid(
+            value,
+            instant
+                + " has a sub-millisecond part; timestamp values have millisecond precision, as in"
+                + " Cassandra. Truncate it: instant.truncatedTo(ChronoUnit.MILLIS) (Cassandra's"
+                + " drivers truncate silently; Talus refuses, so that the value read back is the"
+                + " value written and two writes in one millisecond do not silently share a key)");
       }
       try {
         instant.toEpochMilli();

@@ -259,15 +259,13 @@ public abstract class TypeCodec<T> {
   }
 
   final IllegalArgumentException invalid(Object value, String reason) {
+    // the classes are worth naming only when a conversion was involved
+    String classes =
+        value.getClass() == javaType
+            ? ""
+            : " (" + value.getClass().getName() + ", expected " + javaType.getName() + ")";
     return new IllegalArgumentException(
-        "Invalid "
-            + type.cqlName()
-            + " value ("
-            + value.getClass().getName()
-            + ", expected "
-            + javaType.getName()
-            + "): "
-            + reason);
+        "Invalid " + type.cqlName() + " value" + classes + ": " + reason);
   }
 
   private void requireKeyType() {

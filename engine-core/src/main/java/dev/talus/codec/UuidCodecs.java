@@ -97,7 +97,15 @@ final class UuidCodecs {
     /** Like {@link java.util.UUID#timestamp} but fails with the codec's exception type. */
     private long timestamp(java.util.UUID uuid) {
       if (uuid.version() != 1) {
-        throw invalid(uuid, uuid + " is version " + uuid.version() + ", not 1 (time-based)");
+        throw invalid(
+            uuid,
+            uuid
+                + " is version "
+                + uuid.version()
+                + (uuid.version() == 4 ? " (random)" : "")
+                + ", not 1 (time-based). Generate timeuuid values with db.timeUuids().next() (or"
+                + " TimeUuidGenerator.minFor/maxFor(instant) for range bounds); use the uuid type"
+                + " for random UUIDs");
       }
       return uuid.timestamp();
     }

@@ -103,10 +103,7 @@ final class SegmentReader {
           throw new CorruptFileException(
               file,
               pos,
-              what
-                  + " (a sync marker at offset "
-                  + lastMarker
-                  + " says it was complete); set skipCorruptRecords to replay the rest");
+              what + " (a sync marker at offset " + lastMarker + " says it was complete)");
         }
         skipped++;
         LOG.warn("Skipping corrupt commit log record in {} at offset {}: {}", file, pos, what);

@@ -132,7 +132,7 @@ final class BackgroundJobs implements FlushTrigger {
       TableStore t = db.store(id);
       if (t != null) {
         scheduleFlush(t);
-      } else {
+      } else if (!db.isSetAside(id)) {
         log.markFlushed(id, log.currentPosition()); // a table that no longer exists
       }
     }

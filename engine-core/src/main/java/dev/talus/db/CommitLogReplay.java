@@ -31,14 +31,20 @@ final class CommitLogReplay {
 
   private final DbContext ctx;
   private final Map<Integer, TableStore> tables;
+  private final Set<Integer> setAside;
   private final MemtableBudget budget;
   private final Set<Integer> seen = new HashSet<>();
   private final Set<TableStore> replayedInto = new LinkedHashSet<>();
   private long records;
 
-  CommitLogReplay(DbContext ctx, Map<Integer, TableStore> tables, MemtableBudget budget) {
+  CommitLogReplay(
+      DbContext ctx,
+      Map<Integer, TableStore> tables,
+      Set<Integer> setAside,
+      MemtableBudget budget) {
     this.ctx = ctx;
     this.tables = tables;
+    this.setAside = setAside;
     this.budget = budget;
   }
 
@@ -109,7 +115,8 @@ final class CommitLogReplay {
 
   /**
    * Flushes the tables that got replayed records, and tells {@code log} that the other tables it
-   * saw records of need none of them (they are in SSTables, or the table no longer exists).
+   * saw records of need none of them (they are in SSTables, or the table no longer exists) — except
+   * tables set aside at open, whose records stay until the table is restored.
    */
   void finish(CommitLog log) {
     if (!replayedInto.isEmpty()) {
@@ -125,6 +132,9 @@ final class CommitLogReplay {
     CommitLogPosition now = log.currentPosition();
     for (int id : seen) {
       TableStore t = tables.get(id);
+      if (setAside.contains(id)) {
+        continue;
+      }
       if (t == null || !replayedInto.contains(t)) {
         log.markFlushed(id, now);
       }

@@ -2,12 +2,16 @@ package dev.talus.db;
 
 import dev.talus.CompactionOptions;
 import dev.talus.DirectoryLockedException;
+import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
 import dev.talus.KeyspaceSchema;
+import dev.talus.QuarantinedTable;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
+import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
 import dev.talus.io.CorruptFileException;
@@ -18,6 +22,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.request.WriteRequest;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.Catalog;
+import dev.talus.schema.SchemaDiff;
 import dev.talus.table.TableHost;
 import dev.talus.table.TableStore;
 import dev.talus.write.MemtableBudget;
@@ -31,6 +36,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +61,7 @@ public final class Database implements Closeable {
   private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
   private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
   private final Keyspaces keyspaces = new Keyspaces();
+  private final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
   private final MemtableBudget budget;
   private final TableHost host = new Host();
@@ -74,6 +81,14 @@ public final class Database implements Closeable {
   /** Opens (creating if needed) the directory in {@code options}. */
   public static Database open(TalusOptions options) {
     return open(options, new NioStorageFs());
+  }
+
+  /**
+   * Checks every stored byte of the closed directory {@code dir} and reports every damage, changing
+   * nothing (see {@link DirectoryVerifier}).
+   */
+  public static VerifyReport verify(Path dir, Consumer<VerifyReport.Checked> progress) {
+    return new DirectoryVerifier(new NioStorageFs(), dir, progress).run();
   }
 
   /** Opens with a given file layer (test support installs one through {@link StorageHook}). */
@@ -115,9 +130,37 @@ public final class Database implements Closeable {
     keyspaces.reload(catalog, byId.values());
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
-      TableStore t = TableStore.open(ctx, host, e.getKey(), s, tableDir(e.getKey(), s));
+      Path tdir = tableDir(e.getKey(), s);
+      TableStore t;
+      try {
+        t = TableStore.open(ctx, host, e.getKey(), s, tdir);
+      } catch (CorruptFileException damage) {
+        if (ctx.options().diskFailurePolicy() == DiskFailurePolicy.QUARANTINE
+            && Corruption.isManifest(damage.file())) {
+          setAside.add(e.getKey(), qualified(s), displayName(s), tdir, damage);
+          continue;
+        }
+        throw Corruption.atOpen(damage, s.name(), tdir);
+      }
       register(t);
     }
+  }
+
+  /** A table's name as a user writes it: bare in the default keyspace, else qualified. */
+  private String displayName(TableSchema s) {
+    return s.keyspace().orElseThrow().equals(ctx.options().defaultKeyspace())
+        ? s.name()
+        : qualified(s);
+  }
+
+  /** The tables set aside at open because their manifest is damaged (QUARANTINE only). */
+  public List<QuarantinedTable> quarantinedTables() {
+    return setAside.list();
+  }
+
+  /** True if table {@code id} was set aside at open: its commit-log records must be kept. */
+  boolean isSetAside(int id) {
+    return setAside.contains(id);
   }
 
   private void register(TableStore t) {
@@ -130,12 +173,16 @@ public final class Database implements Closeable {
     return s.keyspace().orElseThrow() + "." + s.name();
   }
 
+  private String defaultQualified(String name) {
+    return ctx.options().defaultKeyspace() + "." + name;
+  }
+
   /**
    * Replays every commit-log record not yet covered by a table's SSTables, flushes what it
    * replayed, and lets the log drop the segments nobody needs any more.
    */
   private void openCommitLog() {
-    CommitLogReplay replay = new CommitLogReplay(ctx, byId, budget);
+    CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
     writes = new WritePipeline(ctx, commitLog, budget, jobs, keyspaces::logged);
@@ -190,36 +237,20 @@ public final class Database implements Closeable {
    */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkOpen();
-    String defaultKeyspace = ctx.options().defaultKeyspace();
-    if (schema.keyspace().isEmpty()) {
-      schema = schema.withKeyspace(defaultKeyspace);
-    }
-    String ks = schema.keyspace().orElseThrow();
-    if (!keyspaces.all().containsKey(ks)) {
-      if (!ks.equals(defaultKeyspace)) {
-        throw new InvalidSchemaException(
-            "keyspace "
-                + ks
-                + " of table "
-                + schema.name()
-                + " does not exist; keyspaces are "
-                + keyspaces.all().keySet()
-                + ". Fix: create it first (TalusDb.createKeyspace, or CREATE KEYSPACE in CQL)");
-      }
-      keyspaces.put(catalog, KeyspaceSchema.builder(ks).build(), byId.values());
-    }
+    schema = keyspaces.placeTable(catalog, schema, ctx.options().defaultKeyspace(), byId.values());
+    setAside.checkNotSetAside(qualified(schema));
     TableHandle existing = tables.get(qualified(schema));
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
+        lint(schema);
         return existing;
       }
       throw new InvalidSchemaException(
-          "table "
-              + schema.name()
-              + " already exists"
-              + (existing.schema().equals(schema)
-                  ? ""
-                  : " with a different schema: " + existing.schema()));
+          existing.schema().equals(schema)
+              ? "table "
+                  + schema.name()
+                  + " already exists (createTableIfNotExists returns it instead)"
+              : SchemaDiff.message(existing.schema(), schema));
     }
     int id = catalog.nextId();
     Path tdir = tableDir(id, schema);
@@ -238,13 +269,23 @@ public final class Database implements Closeable {
       throw Corruption.translate(e, "cannot open table " + schema.name());
     }
     register(store);
+    lint(schema);
     return tables.get(qualified(schema));
+  }
+
+  private void lint(TableSchema schema) {
+    for (String warning : schema.lint()) {
+      ctx.metrics()
+          .warning(
+              schema.name(), TalusMetricsListener.WarningKind.DATA_MODEL, "Data model: " + warning);
+    }
   }
 
   /** The table {@code name} ({@code keyspace.table}, or a table of the default keyspace). */
   public TableHandle table(String name) {
     TableHandle t = findTable(name);
     if (t == null) {
+      setAside.checkNotSetAside(name.indexOf('.') < 0 ? defaultQualified(name) : name);
       throw new InvalidQueryException(
           "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
     }
@@ -282,24 +323,13 @@ public final class Database implements Closeable {
   /** Creates a keyspace; with {@code ifNotExists}, an existing one of that name is returned. */
   public synchronized KeyspaceSchema createKeyspace(KeyspaceSchema keyspace, boolean ifNotExists) {
     ctx.checkOpen();
-    KeyspaceSchema existing = keyspaces.all().get(keyspace.name());
-    if (existing != null) {
-      if (ifNotExists) {
-        return existing;
-      }
-      throw new InvalidSchemaException("keyspace " + keyspace.name() + " already exists");
-    }
-    keyspaces.put(catalog, keyspace, byId.values());
-    return keyspace;
+    return keyspaces.create(catalog, keyspace, ifNotExists, byId.values());
   }
 
   /** Replaces an existing keyspace's options (replication, durable writes). */
   public synchronized void alterKeyspace(KeyspaceSchema keyspace) {
     ctx.checkOpen();
-    if (!keyspaces.all().containsKey(keyspace.name())) {
-      throw new InvalidQueryException("keyspace " + keyspace.name() + " does not exist");
-    }
-    keyspaces.put(catalog, keyspace, byId.values());
+    keyspaces.alter(catalog, keyspace, byId.values());
   }
 
   /**
@@ -403,19 +433,9 @@ public final class Database implements Closeable {
     }
     // Nothing is flushed: the commit log holds every acknowledged write and the next open
     // replays it. In-flight writes finish before the log closes (it waits for them).
-    RuntimeException failure = null;
     // Writes to a keyspace without durable writes live in memtables only: flush them, as Cassandra
     // does when it drains at shutdown.
-    for (TableStore t : byId.values()) {
-      if (!keyspaces.logged(t.id())) {
-        try {
-          t.flush();
-        } catch (RuntimeException e) {
-          failure = e;
-          LOG.error("Flushing {} (a keyspace without durable writes) at close failed", dir, e);
-        }
-      }
-    }
+    RuntimeException failure = keyspaces.flushUnlogged(byId.values(), dir);
     ctx.markClosed();
     // never shutdownNow(): interrupting a compaction would close channels readers share
     jobs.stopFlushesAndCompactions(false);

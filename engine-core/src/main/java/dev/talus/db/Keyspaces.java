@@ -1,11 +1,14 @@
 package dev.talus.db;
 
+import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
 import dev.talus.KeyspaceSchema;
 import dev.talus.StorageException;
+import dev.talus.TableSchema;
 import dev.talus.schema.Catalog;
 import dev.talus.table.TableStore;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -14,6 +17,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keyspaces of one database as the rest of it reads them: an immutable snapshot of every
@@ -22,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * catalogue first.
  */
 final class Keyspaces {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
   private final Set<Integer> unlogged = ConcurrentHashMap.newKeySet();
   private volatile Map<String, KeyspaceSchema> all = Map.of();
 
@@ -61,6 +68,76 @@ final class Keyspaces {
           "cannot save keyspace " + keyspace.name() + ": " + e.getMessage(), e);
     }
     reload(catalog, tables);
+  }
+
+  /**
+   * The schema placed in its keyspace: a schema without one goes to {@code defaultKeyspace}, which
+   * is created (and saved) the first time; any other keyspace must exist.
+   */
+  TableSchema placeTable(
+      Catalog catalog, TableSchema schema, String defaultKeyspace, Collection<TableStore> tables) {
+    if (schema.keyspace().isEmpty()) {
+      schema = schema.withKeyspace(defaultKeyspace);
+    }
+    String ks = schema.keyspace().orElseThrow();
+    if (!all.containsKey(ks)) {
+      if (!ks.equals(defaultKeyspace)) {
+        throw new InvalidSchemaException(
+            "keyspace "
+                + ks
+                + " of table "
+                + schema.name()
+                + " does not exist; keyspaces are "
+                + all.keySet()
+                + ". Fix: create it first (TalusDb.createKeyspace, or CREATE KEYSPACE in CQL)");
+      }
+      put(catalog, KeyspaceSchema.builder(ks).build(), tables);
+    }
+    return schema;
+  }
+
+  /** Creates a keyspace; with {@code ifNotExists}, an existing one of that name is returned. */
+  KeyspaceSchema create(
+      Catalog catalog,
+      KeyspaceSchema keyspace,
+      boolean ifNotExists,
+      Collection<TableStore> tables) {
+    KeyspaceSchema existing = all.get(keyspace.name());
+    if (existing != null) {
+      if (ifNotExists) {
+        return existing;
+      }
+      throw new InvalidSchemaException("keyspace " + keyspace.name() + " already exists");
+    }
+    put(catalog, keyspace, tables);
+    return keyspace;
+  }
+
+  /** Replaces an existing keyspace's options. */
+  void alter(Catalog catalog, KeyspaceSchema keyspace, Collection<TableStore> tables) {
+    if (!all.containsKey(keyspace.name())) {
+      throw new InvalidQueryException("keyspace " + keyspace.name() + " does not exist");
+    }
+    put(catalog, keyspace, tables);
+  }
+
+  /**
+   * Flushes every table whose keyspace skips the commit log (at close, as Cassandra drains at
+   * shutdown); returns the last failure, or null.
+   */
+  RuntimeException flushUnlogged(Collection<TableStore> tables, Path dir) {
+    RuntimeException failure = null;
+    for (TableStore t : tables) {
+      if (!logged(t.id())) {
+        try {
+          t.flush();
+        } catch (RuntimeException e) {
+          failure = e;
+          LOG.error("Flushing {} (a keyspace without durable writes) at close failed", dir, e);
+        }
+      }
+    }
+    return failure;
   }
 
   /** Drops an empty keyspace; false if none has that name; refused if it holds tables. */

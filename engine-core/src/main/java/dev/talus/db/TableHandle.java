@@ -1,6 +1,7 @@
 package dev.talus.db;
 
 import dev.talus.CompactionOptions;
+import dev.talus.CorruptDataException;
 import dev.talus.SSTableSummary;
 import dev.talus.StorageException;
 import dev.talus.StoredPartition;
@@ -162,7 +163,18 @@ public final class TableHandle {
     try {
       return store.verify();
     } catch (CorruptFileException e) {
-      throw Corruption.translate(e, "table " + name());
+      Throwable[] more = e.getSuppressed();
+      String context =
+          "table "
+              + name()
+              + (more.length == 0 ? "" : " (" + (more.length + 1) + " damaged SSTables)");
+      CorruptDataException first = Corruption.translate(e, context);
+      for (Throwable t : more) {
+        if (t instanceof CorruptFileException c) {
+          first.addSuppressed(Corruption.translate(c, "table " + name()));
+        }
+      }
+      throw first;
     } catch (IOException e) {
       throw new StorageException("verify of table " + name() + " failed: " + e.getMessage(), e);
     }

@@ -14,6 +14,9 @@ import org.slf4j.LoggerFactory;
 public final class MetricsEvents {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsEvents.class);
 
+  /** The logger of the warnings users act on (data model, tombstones, guardrails). */
+  private static final Logger LOG_WARNINGS = LoggerFactory.getLogger("dev.talus.warnings");
+
   private final TalusMetricsListener listener;
   private final boolean enabled;
   private final AtomicBoolean warned = new AtomicBoolean();
@@ -73,6 +76,18 @@ public final class MetricsEvents {
         listener.onGuardrail(table, kind, key);
       } catch (RuntimeException e) {
         failed("onGuardrail", e);
+      }
+    }
+  }
+
+  /** Logs {@code message} at WARN and forwards it to the listener. */
+  public void warning(String table, TalusMetricsListener.WarningKind kind, String message) {
+    LOG_WARNINGS.warn("{}", message);
+    if (enabled) {
+      try {
+        listener.onWarning(table, kind, message);
+      } catch (RuntimeException e) {
+        failed("onWarning", e);
       }
     }
   }

@@ -29,9 +29,11 @@ record Projection(
     ColumnDef.Kind[] kinds = new ColumnDef.Kind[n];
     int[] positions = new int[n];
     TypeCodec<?>[] codecs = new TypeCodec<?>[n];
+    boolean[] primaryKey = new boolean[n];
     for (int i = 0; i < n; i++) {
       ColumnDef c = columns.get(i);
       names.add(c.name());
+      primaryKey[i] = c.isPrimaryKey();
       kinds[i] = c.kind();
       switch (c.kind()) {
         case PARTITION_KEY -> positions[i] = schema.partitionKey().indexOf(c);
@@ -42,7 +44,8 @@ record Projection(
         }
       }
     }
-    return new Projection(List.copyOf(columns), new RowView.Shape(names), kinds, positions, codecs);
+    return new Projection(
+        List.copyOf(columns), new RowView.Shape(names, primaryKey), kinds, positions, codecs);
   }
 
   /** The result row of {@code r} in the partition with key values {@code pkValues}. */

@@ -4,43 +4,59 @@ import dev.talus.ClusteringOrder;
 import dev.talus.ColumnDef;
 import dev.talus.InvalidQueryException;
 import dev.talus.TableSchema;
+import dev.talus.codec.TypeCodec;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.Slice;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.Restriction;
-import dev.talus.schema.ClusteringPrefix;
 import dev.talus.schema.Columns;
 import dev.talus.schema.KeyCodec;
+import dev.talus.schema.PartitionKeys;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
- * Checks a read against the query-first rules and turns it into a {@link Plan}: the partitions to
- * read, one clustering slice, the direction, limits, projection and filters. Every refusal names
- * the rule and the fix. Stateless.
+ * Checks a read against the query-first rules (Cassandra's CQL restrictions) and turns it into a
+ * {@link Plan}: the partitions to read (in partition key order, each once), the clustering slices
+ * ({@link ClusteringPlanner}), the direction, whether the partitions' rows are merged into one
+ * clustering order, limits, projection and filters. Every refusal names the rule and the fix.
+ * Stateless.
  */
 final class QueryPlanner {
+  /** Most partitions the IN restrictions of one read may select. */
+  static final int MAX_PARTITIONS = 1000;
+
   private QueryPlanner() {}
 
-  /** A filter on a regular column (only with allowFiltering). */
+  /**
+   * A condition checked row by row: on a regular column (only with allowFiltering; {@code id} is
+   * its column id) or on a clustering column ({@code id} is its position in the clustering).
+   */
   record Filter(ColumnDef column, int id, Restriction.Op op, Object value) {}
 
-  /** A validated read. */
+  /**
+   * A validated read.
+   *
+   * @param keys the partitions, in partition key order, distinct
+   * @param slices the clustering slices to read, sorted, disjoint (none: the read matches nothing)
+   * @param merged the rows of several partitions come back merged into clustering order (an IN on
+   *     the partition key with an order), not partition after partition
+   */
   record Plan(
       List<Object[]> partitionValues,
       List<PartitionKey> keys,
-      Slice slice,
+      List<Slice> slices,
       boolean reversed,
+      boolean merged,
       int limit,
       int pageSize,
       List<ColumnDef> projection,
       List<Filter> filters,
-      int startPartition,
-      byte[] resumeAfter,
-      int alreadyReturned,
+      Paging.Resume resume,
       TableSchema schema,
       ReadRequest request,
       int perPartitionLimit) {
@@ -48,93 +64,30 @@ final class QueryPlanner {
     int queryHash() {
       return Paging.queryHash(schema, request);
     }
+
+    boolean isEmpty() {
+      return keys.isEmpty() || slices.isEmpty();
+    }
   }
 
   static Plan plan(KeyCodec keys, ReadRequest r) {
     TableSchema s = keys.schema();
-    if (r.perPartitionLimit() != Integer.MAX_VALUE
-        && (r.pageSize() != Integer.MAX_VALUE || r.pagingState() != null)) {
-      throw new InvalidQueryException(
-          "perPartitionLimit cannot be combined with paging yet; use limit and perPartitionLimit"
-              + " without pageSize");
-    }
     Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
     for (Restriction x : r.restrictions()) {
       Columns.column(s, x.column());
-      byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>()).add(x);
+      byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>(1)).add(x);
     }
     // Rule 1: the full partition key, by equality or IN.
-    List<List<Object>> pkChoices = new ArrayList<>();
-    List<String> missing = new ArrayList<>();
-    for (ColumnDef c : s.partitionKey()) {
-      List<Restriction> rs = byColumn.getOrDefault(c.name(), List.of());
-      if (rs.isEmpty()) {
-        missing.add(c.name());
-        continue;
-      }
-      if (rs.size() > 1 || rs.get(0).op().isSlice()) {
-        throw new InvalidQueryException(
-            "partition key column "
-                + c.name()
-                + " of "
-                + s.name()
-                + " can only be restricted once, by eq(...) or in(...). Rule: a read names its"
-                + " partitions; partitions are placed by hash, so there is no range over them."
-                + " Fix: give the exact value(s), or bucket the data by a column you can"
-                + " enumerate");
-      }
-      List<Object> vals = new ArrayList<>();
-      for (Object v : rs.get(0).values()) {
-        vals.add(Columns.keyValue(s, c, v));
-      }
-      if (vals.isEmpty()) {
-        throw new InvalidQueryException("in(" + c.name() + ") needs at least one value");
-      }
-      pkChoices.add(vals);
+    List<Object[]> partitions = partitions(s, byColumn);
+    List<PartitionKey> pks = new ArrayList<>(partitions.size());
+    for (Object[] p : partitions) {
+      pks.add(PartitionKeys.of(keys, p));
     }
-    if (!missing.isEmpty()) {
-      throw new InvalidQueryException(
-          "query on "
-              + s.name()
-              + " does not restrict partition key column(s) "
-              + missing
-              + ". Rule: every read must give the full partition key "
-              + s.partitionKey().stream().map(ColumnDef::name).toList()
-              + ", because a partition is found by the hash of its whole key. Fix: add eq(...)"
-              + " for "
-              + missing
-              + ", or create a table partitioned by the columns this query knows"
-              + " (query-first design: one table per query)");
-    }
-    List<Object[]> partitions = cartesian(pkChoices);
-    if (partitions.size() > 1000) {
-      throw new InvalidQueryException(
-          "IN restrictions select " + partitions.size() + " partitions; the limit is 1000");
-    }
-    // Rule 2: clustering left to right, range only on the last restricted column.
-    Map<String, Object> eq = new HashMap<>();
-    List<Restriction> slices = new ArrayList<>();
-    List<Filter> filters = new ArrayList<>();
-    for (ColumnDef c : s.clustering()) {
-      for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
-        if (x.op() == Restriction.Op.IN) {
-          throw new InvalidQueryException(
-              "in(...) on clustering column "
-                  + c.name()
-                  + " is not supported; use eq(...) or a range, or run one query per value");
-        }
-        Object v = Columns.keyValue(s, c, x.value());
-        if (x.op() == Restriction.Op.EQ) {
-          if (eq.put(c.name(), v) != null) {
-            throw new InvalidQueryException("column " + c.name() + " is restricted twice");
-          }
-        } else {
-          slices.add(new Restriction(c.name(), x.op(), List.of(v)));
-        }
-      }
-    }
-    ClusteringPrefix prefix = ClusteringPrefix.of(s, eq, slices, "query");
-    byte[][] b = prefix.bounds(keys);
+    // Rule 2: clustering left to right, a range only on the last restricted column; the rest
+    // only as filters, with explicit opt-in.
+    ClusteringPlanner.Result ck =
+        ClusteringPlanner.plan(keys, byColumn, r.tupleRestrictions(), r.allowFiltering());
+    List<Filter> filters = ck.filters();
     // Rule 4: regular columns only as filters, with explicit opt-in.
     for (ColumnDef c : s.regularColumns()) {
       for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
@@ -157,12 +110,28 @@ final class QueryPlanner {
         if (x.value() == null) {
           throw new InvalidQueryException("cannot filter " + c.name() + " against null");
         }
+        if (filters.isEmpty()) {
+          filters = new ArrayList<>(1);
+        } else if (!(filters instanceof ArrayList)) {
+          filters = new ArrayList<>(filters);
+        }
         filters.add(
             new Filter(c, keys.regularId(c.name()), x.op(), Columns.coerce(s, c, x.value())));
       }
     }
     // Rule 3: clustering order or its exact reverse.
-    boolean reversed = r.reversed() ^ orderReversed(s, r.orderBy());
+    boolean ordered = r.reversed() || !r.orderBy().isEmpty();
+    boolean reversed = r.reversed() ^ orderReversed(s, r.orderBy(), ck.restrictedByEq());
+    boolean merged = ordered && pks.size() > 1;
+    if (merged
+        && r.perPartitionLimit() != Integer.MAX_VALUE
+        && (r.pageSize() != Integer.MAX_VALUE || r.pagingState() != null)) {
+      throw new InvalidQueryException(
+          "perPartitionLimit cannot be combined with paging when the rows of several partitions"
+              + " are merged into one order (in(...) on the partition key with orderBy or"
+              + " reversed). Cassandra refuses to page any ordered IN query. Fix: read without"
+              + " pageSize, or drop the order and get the partitions one after the other");
+    }
     List<ColumnDef> projection = new ArrayList<>();
     if (r.columns().isEmpty()) {
       projection.addAll(s.columns());
@@ -171,37 +140,105 @@ final class QueryPlanner {
         projection.add(Columns.column(s, name));
       }
     }
-    List<PartitionKey> pks = new ArrayList<>();
-    for (Object[] p : partitions) {
-      pks.add(keys.partitionKey(p));
-    }
     Paging.Resume resume = Paging.resume(s, r, pks.size());
     return new Plan(
         partitions,
         pks,
-        new Slice(b[0], b[1]),
+        ck.slices(),
         reversed,
+        merged,
         r.limit(),
         r.pageSize(),
         projection,
         filters,
-        resume.startPartition(),
-        resume.after(),
-        resume.alreadyReturned(),
+        resume,
         s,
         r,
         r.perPartitionLimit());
   }
 
+  /**
+   * The partition key values the read names, in partition key order and each once (Cassandra builds
+   * them the same way, as a sorted set); none if an IN has no values.
+   */
+  private static List<Object[]> partitions(TableSchema s, Map<String, List<Restriction>> byColumn) {
+    List<ColumnDef> pk = s.partitionKey();
+    List<List<Object>> choices = new ArrayList<>(pk.size());
+    List<String> missing = List.of();
+    long product = 1;
+    for (ColumnDef c : pk) {
+      List<Restriction> rs = byColumn.getOrDefault(c.name(), List.of());
+      if (rs.isEmpty()) {
+        if (missing.isEmpty()) {
+          missing = new ArrayList<>(pk.size());
+        }
+        missing.add(c.name());
+        continue;
+      }
+      if (rs.size() > 1 || rs.get(0).op().isSlice()) {
+        throw new InvalidQueryException(
+            "partition key column "
+                + c.name()
+                + " of "
+                + s.name()
+                + " can only be restricted once, by eq(...) or in(...). Rule: a read names its"
+                + " partitions; partitions are placed by hash, so there is no range over them."
+                + " Fix: give the exact value(s), or bucket the data by a column you can"
+                + " enumerate");
+      }
+      List<Object> given = rs.get(0).values();
+      List<Object> vals;
+      if (given.size() == 1) {
+        vals = List.of(Columns.keyValue(s, c, given.get(0)));
+      } else {
+        TreeSet<Object> sorted = new TreeSet<>(TypeCodec.of(c.type()).comparator());
+        for (Object v : given) {
+          sorted.add(Columns.keyValue(s, c, v));
+        }
+        vals = new ArrayList<>(sorted);
+      }
+      product *= vals.size();
+      choices.add(vals);
+    }
+    if (!missing.isEmpty()) {
+      throw new InvalidQueryException(
+          "query on "
+              + s.name()
+              + " does not restrict partition key column(s) "
+              + missing
+              + ". Rule: every read must give the full partition key "
+              + pk.stream().map(ColumnDef::name).toList()
+              + ", because a partition is found by the hash of its whole key. Fix: add eq(...)"
+              + " for "
+              + missing
+              + ", or create a table partitioned by the columns this query knows"
+              + " (query-first design: one table per query)");
+    }
+    if (product > MAX_PARTITIONS) {
+      throw new InvalidQueryException(
+          "IN restrictions select "
+              + product
+              + " partitions; the limit is "
+              + MAX_PARTITIONS
+              + ". Read fewer partitions per query");
+    }
+    return cartesian(choices, product);
+  }
+
+  /**
+   * Whether the order asked for is the reverse of the clustering order. Columns restricted by
+   * equality may be left out of it, as in Cassandra ({@code b = 0 ORDER BY c}).
+   */
   private static boolean orderReversed(
-      TableSchema s, List<Map.Entry<String, ClusteringOrder>> orderBy) {
+      TableSchema s, List<Map.Entry<String, ClusteringOrder>> orderBy, boolean[] restrictedByEq) {
     if (orderBy.isEmpty()) {
       return false;
     }
     List<ColumnDef> ck = s.clustering();
     Boolean reversed = null;
-    for (int i = 0; i < orderBy.size(); i++) {
-      String name = orderBy.get(i).getKey();
+    int next = 0;
+    for (Map.Entry<String, ClusteringOrder> e : orderBy) {
+      String name = e.getKey();
       ColumnDef c = s.column(name).orElse(null);
       if (c == null || c.kind() != ColumnDef.Kind.CLUSTERING) {
         throw new InvalidQueryException(
@@ -215,18 +252,23 @@ final class QueryPlanner {
                 + name
                 + " for this query");
       }
-      if (i >= ck.size() || !ck.get(i).name().equals(name)) {
+      int at = ck.indexOf(c);
+      while (next < at && restrictedByEq[next]) {
+        next++;
+      }
+      if (at != next) {
         throw new InvalidQueryException(
             "orderBy must list clustering columns in their declared order "
                 + ck.stream().map(ColumnDef::name).toList()
-                + "; "
+                + ", leaving out only columns restricted by equality; "
                 + name
                 + " is out of place. Rule: rows come back in clustering order or its exact"
                 + " reverse; there is no sort step. Fix: order by a left-to-right prefix of "
                 + ck.stream().map(ColumnDef::name).toList()
                 + ", or create a table clustered in the order this query needs");
       }
-      boolean rev = orderBy.get(i).getValue() != c.order();
+      next++;
+      boolean rev = e.getValue() != c.order();
       if (reversed != null && reversed != rev) {
         throw new InvalidQueryException(
             "orderBy "
@@ -243,14 +285,24 @@ final class QueryPlanner {
     return reversed;
   }
 
-  private static List<Object[]> cartesian(List<List<Object>> choices) {
-    List<Object[]> out = new ArrayList<>();
+  private static List<Object[]> cartesian(List<List<Object>> choices, long product) {
+    if (product <= 1) {
+      if (product == 0) {
+        return List.of();
+      }
+      Object[] one = new Object[choices.size()];
+      for (int i = 0; i < one.length; i++) {
+        one[i] = choices.get(i).get(0);
+      }
+      return List.<Object[]>of(one);
+    }
+    List<Object[]> out = new ArrayList<>(1);
     out.add(new Object[0]);
     for (List<Object> c : choices) {
-      List<Object[]> next = new ArrayList<>();
+      List<Object[]> next = new ArrayList<>(out.size() * c.size());
       for (Object[] prefix : out) {
         for (Object v : c) {
-          Object[] a = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+          Object[] a = Arrays.copyOf(prefix, prefix.length + 1);
           a[prefix.length] = v;
           next.add(a);
         }

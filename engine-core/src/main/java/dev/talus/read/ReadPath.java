@@ -1,14 +1,18 @@
 package dev.talus.read;
 
+import dev.talus.ColumnDef;
 import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TombstoneOverwhelmingException;
 import dev.talus.codec.TypeCodec;
 import dev.talus.data.Cell;
+import dev.talus.data.ClusteringBytes;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
+import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.io.CorruptFileException;
@@ -23,11 +27,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The read path of one table: a read is validated against the query-first rules ({@link
@@ -39,7 +42,6 @@ import org.slf4j.LoggerFactory;
  * it); the database maps it for the caller. Thread-safe.
  */
 public final class ReadPath {
-  private static final Logger LOG = LoggerFactory.getLogger(ReadPath.class);
 
   private final TableStore table;
   private final DbContext ctx;
@@ -80,25 +82,33 @@ public final class ReadPath {
 
   private ReadResult execute(ReadRequest req) {
     QueryPlanner.Plan plan = QueryPlanner.plan(keys, req);
+    if (plan.isEmpty()) {
+      metrics.readDone(0);
+      return new ReadResult(List.of(), null, 0, 0);
+    }
     long now = ctx.nowSeconds();
-    AtomicInteger tombstones = new AtomicInteger();
+    Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
-    int remainingLimit = plan.limit() - plan.alreadyReturned();
+    int remainingLimit = plan.limit() - plan.resume().alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
     // one row more than the page tells whether another page follows; never overflow
     int fetch = Math.min(want == Integer.MAX_VALUE ? want : want + 1, plan.perPartitionLimit());
     int n = plan.keys().size();
-    List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, null));
-    if (n - plan.startPartition() > 1) {
+    // partition after partition, a resumed read starts at the last row's partition; merged into
+    // one order, every partition may still hold rows after the last one returned
+    int first = plan.merged() ? 0 : plan.resume().startPartition();
+    List<List<Found>> perPartition = new ArrayList<>(Collections.nCopies(n, List.of()));
+    if (n - first > 1) {
       List<CompletableFuture<Void>> futures = new ArrayList<>();
-      for (int i = plan.startPartition(); i < n; i++) {
+      for (int i = first; i < n; i++) {
         int idx = i;
+        int max = maxRows(plan, idx, fetch);
         try {
           futures.add(
               CompletableFuture.runAsync(
                   () ->
                       perPartition.set(
-                          idx, readPartition(plan, idx, fetch, now, tombstones, sources)),
+                          idx, readPartition(plan, idx, max, now, tombstones, sources)),
                   readThreads));
         } catch (java.util.concurrent.RejectedExecutionException e) {
           ctx.checkOpen(); // closed meanwhile: report it as such
@@ -113,31 +123,105 @@ public final class ReadPath {
         }
         throw e;
       }
-    } else if (plan.startPartition() < n) {
+    } else {
       perPartition.set(
-          plan.startPartition(),
-          readPartition(plan, plan.startPartition(), fetch, now, tombstones, sources));
+          first, readPartition(plan, first, maxRows(plan, first, fetch), now, tombstones, sources));
     }
     List<ResultRow> out = new ArrayList<>();
-    byte[] paging = null;
+    byte[] paging =
+        plan.merged()
+            ? merge(plan, perPartition, want, remainingLimit, out)
+            : concatenate(plan, perPartition, first, want, remainingLimit, out);
+    metrics.readDone(tombstones.scanned.get());
+    return new ReadResult(out, paging, sources.get(), tombstones.scanned.get());
+  }
+
+  /** How many rows partition {@code index} may contribute: its rest of the per-partition limit. */
+  private static int maxRows(QueryPlanner.Plan plan, int index, int fetch) {
+    Paging.Resume r = plan.resume();
+    if (plan.perPartitionLimit() == Integer.MAX_VALUE
+        || r.after() == null
+        || plan.merged()
+        || index != r.startPartition()) {
+      return fetch;
+    }
+    return Math.min(fetch, plan.perPartitionLimit() - r.inPartition());
+  }
+
+  /** Partition after partition (Cassandra's order without ORDER BY); the paging state, or null. */
+  private static byte[] concatenate(
+      QueryPlanner.Plan plan,
+      List<List<Found>> perPartition,
+      int first,
+      int want,
+      int remainingLimit,
+      List<ResultRow> out) {
     Found last = null;
-    outer:
-    for (int i = plan.startPartition(); i < n; i++) {
+    int inLast = 0;
+    for (int i = first; i < perPartition.size(); i++) {
       for (Found f : perPartition.get(i)) {
         if (out.size() == want) {
-          if (out.size() < remainingLimit) {
-            paging =
-                Paging.pagingState(
-                    plan, last.partition, last.clustering, plan.alreadyReturned() + out.size());
-          }
-          break outer;
+          return out.size() < remainingLimit ? state(plan, last, out.size(), inLast) : null;
         }
         out.add(f.row);
+        inLast = last != null && last.partition == f.partition ? inLast + 1 : 1;
         last = f;
       }
     }
-    metrics.readDone(tombstones.get());
-    return new ReadResult(out, paging, sources.get(), tombstones.get());
+    return null;
+  }
+
+  /**
+   * The partitions' rows merged into the query's clustering order, ties in partition order (as
+   * Cassandra's stable sort of the rows it read partition after partition leaves them); the paging
+   * state, or null.
+   */
+  private static byte[] merge(
+      QueryPlanner.Plan plan,
+      List<List<Found>> perPartition,
+      int want,
+      int remainingLimit,
+      List<ResultRow> out) {
+    int n = perPartition.size();
+    int[] next = new int[n];
+    boolean reversed = plan.reversed();
+    PriorityQueue<Integer> heads =
+        new PriorityQueue<>(
+            n,
+            (a, b) -> {
+              int c =
+                  ClusteringBytes.compare(
+                      perPartition.get(a).get(next[a]).clustering,
+                      perPartition.get(b).get(next[b]).clustering);
+              return c != 0 ? (reversed ? -c : c) : Integer.compare(a, b);
+            });
+    for (int i = 0; i < n; i++) {
+      if (!perPartition.get(i).isEmpty()) {
+        heads.add(i);
+      }
+    }
+    Found last = null;
+    while (!heads.isEmpty()) {
+      int i = heads.poll();
+      Found f = perPartition.get(i).get(next[i]++);
+      if (out.size() == want) {
+        return out.size() < remainingLimit ? state(plan, last, out.size(), 0) : null;
+      }
+      out.add(f.row);
+      last = f;
+      if (next[i] < perPartition.get(i).size()) {
+        heads.add(i);
+      }
+    }
+    return null;
+  }
+
+  private static byte[] state(QueryPlanner.Plan plan, Found last, int rows, int inLast) {
+    Paging.Resume r = plan.resume();
+    int inPartition =
+        inLast + (r.after() != null && r.startPartition() == last.partition ? r.inPartition() : 0);
+    return Paging.pagingState(
+        plan, last.partition, last.clustering, r.alreadyReturned() + rows, inPartition);
   }
 
   private record Found(int partition, byte[] clustering, ResultRow row) {}
@@ -147,74 +231,151 @@ public final class ReadPath {
       int index,
       int max,
       long now,
-      AtomicInteger tombstones,
+      Tombstones tombstones,
       AtomicInteger sources) {
     PartitionKey key = plan.keys().get(index);
-    Slice slice = Paging.sliceFor(plan, index);
-    List<Found> out = new ArrayList<>();
-    if (slice.isEmpty()) {
-      return out;
+    List<Slice> slices = Paging.slicesFor(plan, index);
+    if (slices.isEmpty() || max <= 0) {
+      return List.of();
     }
-    try (ReadSnapshot snapshot = SSTableSelector.snapshot(table.tracker(), metrics, key, slice)) {
-      PartitionMerger.Merged m =
-          PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
-      metrics.sourcesRead(m.sourcesUsed());
-      sources.addAndGet(m.sourcesUsed());
-      int rangeDeletions = m.rangeDeletions().within(slice, m.partitionDeletion()).size();
-      LiveRows.TombstoneCounter counter = t -> countTombstones(key, tombstones, t);
-      if (rangeDeletions > 0) {
-        counter.add(rangeDeletions);
-      }
-      LiveRows live = new LiveRows(m.rows(), now, counter);
+    List<Found> out = new ArrayList<>();
+    LiveRows.TombstoneCounter counter = tombstones.counter(key);
+    try (ReadSnapshot snapshot =
+        SSTableSelector.snapshot(table.tracker(), metrics, key, Slices.cover(slices))) {
       Object[] pkValues = plan.partitionValues().get(index);
       Projection proj = projection(plan);
-      while (out.size() < max && live.hasNext()) {
-        Row r = live.next();
-        if (!matches(plan, r)) {
-          continue;
+      int used = 0;
+      for (int k = 0; k < slices.size() && out.size() < max; k++) {
+        Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
+        PartitionMerger.Merged m =
+            PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
+        used = Math.max(used, m.sourcesUsed());
+        tombstones.rangeDeletions(counter, m, slice);
+        LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
+        while (out.size() < max && live.hasNext()) {
+          Row r = live.next();
+          if (!matches(plan, r)) {
+            continue;
+          }
+          out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
         }
-        out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
       }
+      metrics.sourcesRead(used);
+      sources.addAndGet(used);
       return out;
     }
   }
 
-  private void countTombstones(PartitionKey key, AtomicInteger total, int added) {
-    int before = total.getAndAdd(added);
-    int after = before + added;
-    if (after > schema.tombstoneFailureThreshold()) {
-      throw new TombstoneOverwhelmingException(
-          "read of table "
-              + schema.name()
-              + " partition "
-              + keys.describe(key)
-              + " scanned more than "
-              + schema.tombstoneFailureThreshold()
-              + " tombstones (tombstone_failure_threshold). Deleted or expired data is kept as"
-              + " tombstones until gc_grace ("
-              + schema.gcGrace()
-              + ") has passed and compaction purges them. Fix the data model (time buckets, TTL"
-              + " instead of deletes, no queue-like delete-then-read) or compact after gc_grace");
+  /**
+   * The tombstones one read scans: all of them, for the statistics, and those not yet past
+   * gc_grace, which count towards the table's thresholds. As in Cassandra, tombstones a compaction
+   * may already purge do not fail or warn a read even before a compaction has removed them.
+   */
+  private final class Tombstones {
+    final long gcBefore;
+    final AtomicInteger scanned = new AtomicInteger();
+    final AtomicInteger counted = new AtomicInteger();
+
+    Tombstones(long gcBefore) {
+      this.gcBefore = gcBefore;
     }
-    if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
-      metrics.tombstoneWarning();
-      LOG.warn(
-          "Read of table {} partition {} scanned more than {} tombstones"
-              + " (tombstone_warn_threshold)",
-          schema.name(),
-          keys.describe(key),
-          schema.tombstoneWarnThreshold());
+
+    LiveRows.TombstoneCounter counter(PartitionKey key) {
+      return new LiveRows.TombstoneCounter() {
+        @Override
+        public void add(int tombstones) {
+          add(tombstones, 0);
+        }
+
+        @Override
+        public void add(int tombstones, int purgeable) {
+          Tombstones.this.add(key, tombstones, purgeable);
+        }
+      };
+    }
+
+    void rangeDeletions(LiveRows.TombstoneCounter counter, PartitionMerger.Merged m, Slice slice) {
+      if (m.rangeDeletions().isEmpty()) {
+        return;
+      }
+      int all = 0;
+      int purgeable = 0;
+      for (RangeTombstone t : m.rangeDeletions().within(slice, m.partitionDeletion())) {
+        all++;
+        if (t.deletion().localDeletionTime() < gcBefore) {
+          purgeable++;
+        }
+      }
+      if (all > 0) {
+        counter.add(all, purgeable);
+      }
+    }
+
+    void add(PartitionKey key, int tombstones, int purgeable) {
+      scanned.addAndGet(tombstones);
+      int added = tombstones - purgeable;
+      if (added == 0) {
+        return;
+      }
+      int before = counted.getAndAdd(added);
+      int after = before + added;
+      if (after > schema.tombstoneFailureThreshold()) {
+        throw new TombstoneOverwhelmingException(
+            "read of table "
+                + schema.name()
+                + " partition "
+                + keys.describe(key)
+                + " scanned more than "
+                + schema.tombstoneFailureThreshold()
+                + " tombstones (tombstone_failure_threshold; tombstones past gc_grace are not"
+                + " counted). Deleted or expired data is kept as tombstones until gc_grace ("
+                + schema.gcGrace()
+                + ") has passed and compaction purges them. Fix the data model (time buckets, TTL"
+                + " instead of deletes, no queue-like delete-then-read) or compact after"
+                + " gc_grace");
+      }
+      if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
+        metrics.tombstoneWarning();
+        ctx.metrics()
+            .warning(
+                schema.name(),
+                TalusMetricsListener.WarningKind.TOMBSTONES,
+                "Read of table "
+                    + schema.name()
+                    + " partition "
+                    + keys.describe(key)
+                    + " scanned more than "
+                    + schema.tombstoneWarnThreshold()
+                    + " tombstones (tombstone_warn_threshold)");
+      }
     }
   }
 
   private boolean matches(QueryPlanner.Plan plan, Row r) {
-    for (QueryPlanner.Filter f : plan.filters()) {
-      Cell c = r.cell(f.id());
-      if (c == null) {
-        return false;
+    List<QueryPlanner.Filter> filters = plan.filters();
+    if (filters.isEmpty()) {
+      return true;
+    }
+    Object[] clustering = null;
+    for (int i = 0; i < filters.size(); i++) {
+      QueryPlanner.Filter f = filters.get(i);
+      TypeCodec<?> codec;
+      Object value;
+      if (f.column().kind() == ColumnDef.Kind.CLUSTERING) {
+        if (clustering == null) {
+          clustering = keys.decodeClustering(r.clustering());
+        }
+        codec = keys.clusteringCodec(f.id());
+        value = clustering[f.id()];
+      } else {
+        Cell c = r.cell(f.id());
+        if (c == null) {
+          return false;
+        }
+        codec = keys.regularCodec(f.id());
+        value = codec.deserialize(c.value());
       }
-      TypeCodec<?> codec = keys.regularCodec(f.id());
-      int cmp = codec.compare(codec.deserialize(c.value()), f.value());
+      int cmp = codec.compare(value, f.value());
       boolean ok =
           switch (f.op()) {
             case EQ -> cmp == 0;

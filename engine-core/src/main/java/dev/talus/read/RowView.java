@@ -18,8 +18,15 @@ final class RowView implements ResultRow {
   static final class Shape {
     private final List<String> columns;
     private final Map<String, Integer> index;
+    private final boolean[] primaryKey;
 
     Shape(List<String> columns) {
+      this(columns, new boolean[columns.size()]);
+    }
+
+    /** {@code primaryKey[i]}: column i is a partition key or clustering column (it has no cell). */
+    Shape(List<String> columns, boolean[] primaryKey) {
+      this.primaryKey = primaryKey.clone();
       this.columns = List.copyOf(columns);
       Map<String, Integer> m = new HashMap<>();
       for (int i = 0; i < this.columns.size(); i++) {
@@ -101,14 +108,36 @@ final class RowView implements ResultRow {
 
   @Override
   public Long writeTime(String column) {
-    int i = check(column);
+    int i = checkCell(column, "writetime");
     return writeTimes == null || writeTimes[i] == NO_WRITE_TIME ? null : writeTimes[i];
   }
 
   @Override
   public Integer ttl(String column) {
-    int i = check(column);
+    int i = checkCell(column, "ttl");
     return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
+  }
+
+  /** The position of {@code column}, which must be a selected column that is stored in a cell. */
+  private int checkCell(String column, String function) {
+    int i = check(column);
+    if (shape.primaryKey[i]) {
+      throw new InvalidQueryException(
+          function
+              + "() of "
+              + column
+              + " is undefined: "
+              + column
+              + " is a primary key column, stored in the key and not in a cell, so it has no write"
+              + " time or TTL. Cassandra refuses it too (\"Cannot use selection function "
+              + function
+              + " on PRIMARY KEY part "
+              + column
+              + "\"). Ask for a regular column's "
+              + function
+              + "() instead");
+    }
+    return i;
   }
 
   private Object value(String column) {

@@ -4,9 +4,15 @@ import dev.talus.ClusteringOrder;
 import java.util.List;
 import java.util.Map;
 
-/** A read as the user described it, before validation. Internal. */
+/**
+ * A read as the user described it, before validation. Internal.
+ *
+ * @param restrictions single-column conditions
+ * @param tupleRestrictions multi-column relations on clustering columns
+ */
 public record ReadRequest(
     List<Restriction> restrictions,
+    List<TupleRestriction> tupleRestrictions,
     List<String> columns,
     List<Map.Entry<String, ClusteringOrder>> orderBy,
     boolean reversed,

@@ -1,6 +1,7 @@
 package dev.talus.table;
 
 import dev.talus.GuardrailViolationException;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TalusMetricsListener.GuardrailKind;
 import dev.talus.TalusOptions;
 import dev.talus.data.PartitionKey;
@@ -228,18 +229,25 @@ public final class PartitionGuardrails implements PartitionObserver {
     warnings.incrementAndGet();
     String name = table.schema().name();
     String described = table.keys().describe(key);
-    LOG.warn(
-        "Partition {} of table {} is {} in an SSTable just written, over the warning threshold of"
-            + " {} {} ({}). Large partitions make reads, compaction and repair slow; add a time or"
-            + " hash bucket to the partition key",
-        described,
+    metrics.warning(
         name,
-        is,
-        limit,
-        unit,
-        kind == GuardrailKind.PARTITION_SIZE_WARN
-            ? "partition_size_warn_threshold"
-            : "partition_rows_warn_threshold");
+        TalusMetricsListener.WarningKind.GUARDRAIL,
+        "Partition "
+            + described
+            + " of table "
+            + name
+            + " is "
+            + is
+            + " in an SSTable just written, over the warning threshold of "
+            + limit
+            + " "
+            + unit
+            + " ("
+            + (kind == GuardrailKind.PARTITION_SIZE_WARN
+                ? "partition_size_warn_threshold"
+                : "partition_rows_warn_threshold")
+            + "). Large partitions make reads, compaction and repair slow; add a time or hash"
+            + " bucket to the partition key");
     metrics.guardrail(name, kind, described);
   }
 }

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Quarantine {
   private static final Logger LOG = LoggerFactory.getLogger(Quarantine.class);
-  static final String DIRECTORY = "quarantine";
+
+  /** The subdirectory of a table directory that quarantined SSTables move to. */
+  public static final String DIRECTORY = "quarantine";
 
   private final boolean enabled;
   private final StorageFs fs;

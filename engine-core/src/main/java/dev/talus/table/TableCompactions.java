@@ -131,15 +131,18 @@ public final class TableCompactions {
     return m;
   }
 
-  /** The smallest timestamp a memtable holds for {@code key}, or MAX_VALUE. */
+  /**
+   * The smallest timestamp of the memtables holding {@code key} (at most MAX_VALUE - 1, so a
+   * memtable holding only writes at MAX_VALUE still holds purging back), or MAX_VALUE if none does.
+   */
   private long memtableMinTimestamp(TableView v, PartitionKey key) {
     long m = Long.MAX_VALUE;
     if (v.active().get(key) != null) {
-      m = v.active().minTimestamp();
+      m = Math.min(v.active().minTimestamp(), Long.MAX_VALUE - 1);
     }
     for (Memtable f : v.flushing()) {
       if (f.get(key) != null) {
-        m = Math.min(m, f.minTimestamp());
+        m = Math.min(m, Math.min(f.minTimestamp(), Long.MAX_VALUE - 1));
       }
     }
     return m;

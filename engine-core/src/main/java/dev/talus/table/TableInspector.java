@@ -73,6 +73,7 @@ public final class TableInspector {
         m.bloomFalsePositives.get(),
         m.bloomLookups.get(),
         c.outOfOrderFlushes.get(),
+        table.quarantine().count(),
         c.describe());
   }
 

@@ -10,6 +10,7 @@ import dev.talus.sstable.Manifest;
 import dev.talus.sstable.SSTableOptions;
 import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ public final class TableStore {
       }
       for (long gen : manifest.liveGenerations().descendingSet()) {
         try {
-          readers.add(SSTableReader.open(ctx.fs(), dir, gen, ctx.chunkCache()));
+          readers.add(openReader(ctx, dir, gen));
         } catch (CorruptFileException e) {
           if (!quarantine.atOpen(manifest, gen, e)) {
             throw e;
@@ -107,6 +108,17 @@ public final class TableStore {
       throw e;
     }
     return new TableStore(ctx, host, id, schema, dir, manifest, readers, quarantine);
+  }
+
+  /** Opens one live SSTable; a missing component is damage like a failed checksum. */
+  private static SSTableReader openReader(DbContext ctx, Path dir, long gen) throws IOException {
+    try {
+      return SSTableReader.open(ctx.fs(), dir, gen, ctx.chunkCache());
+    } catch (NoSuchFileException e) {
+      Path missing = e.getFile() == null ? dir : Path.of(e.getFile());
+      throw new CorruptFileException(
+          missing, 0, "a component of live SSTable " + gen + " is missing", e);
+    }
   }
 
   public int id() {
@@ -239,7 +251,8 @@ public final class TableStore {
    * number of SSTables checked. Under the QUARANTINE policy a damaged SSTable leaves the live set
    * and is not counted.
    *
-   * @throws CorruptFileException naming the first damaged file and offset
+   * @throws CorruptFileException naming the first damaged file and offset, with every other damaged
+   *     SSTable's as a suppressed exception (all are checked)
    * @throws IOException if a file cannot be read
    */
   public int verify() throws IOException {
@@ -252,15 +265,24 @@ public final class TableStore {
     }
     try {
       int checked = 0;
+      CorruptFileException first = null;
       for (SSTableReader r : refs) {
         try {
           r.verify();
           checked++;
         } catch (CorruptFileException e) {
           if (!quarantine.handle(this, e)) {
-            throw e;
+            // go on: every damaged SSTable is reported, the later ones as suppressed exceptions
+            if (first == null) {
+              first = e;
+            } else {
+              first.addSuppressed(e);
+            }
           }
         }
+      }
+      if (first != null) {
+        throw first;
       }
       return checked;
     } finally {

@@ -84,6 +84,7 @@ public final class WritePipeline {
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
     ctx.checkOpen();
+    long start = Histogram.startTimer();
     long shared = ctx.nextTimestamp();
     long now = ctx.nowSeconds();
     List<PartitionUpdate> updates = new ArrayList<>(requests.size());
@@ -118,15 +119,26 @@ public final class WritePipeline {
         order.get(i).unlockWrites();
       }
     }
-    for (int i = 0; i < order.size(); i++) {
+    for (TableStore t : order) {
       afterWrite();
+      // the batch's latency, once for each table it wrote to
+      ctx.metrics().write(t.schema().name(), t.metrics().writeLatencySince(start));
     }
   }
 
+  /**
+   * Every timestamp Cassandra accepts is accepted, {@code Long.MAX_VALUE} included, except {@code
+   * Long.MIN_VALUE}: the storage engine (Talus's, like Cassandra's) uses it to mean "no timestamp"
+   * (an empty row marker, a live deletion), so data written with it could not be told from none.
+   */
   static long checkTimestamp(long ts) {
-    if (ts == Long.MIN_VALUE || ts == Long.MAX_VALUE) {
+    if (ts == Long.MIN_VALUE) {
       throw new InvalidQueryException(
-          "timestamp " + ts + " is reserved; use microseconds since the epoch");
+          "timestamp Long.MIN_VALUE ("
+              + ts
+              + ") is reserved: it means \"no timestamp\" in storage, so data written with it could"
+              + " not be told from none. Talus differs from Cassandra here, which accepts it. Use"
+              + " microseconds since the epoch (any other long is accepted)");
     }
     return ts;
   }

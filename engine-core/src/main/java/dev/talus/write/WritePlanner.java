@@ -16,6 +16,7 @@ import dev.talus.request.WriteRequest;
 import dev.talus.schema.ClusteringPrefix;
 import dev.talus.schema.Columns;
 import dev.talus.schema.KeyCodec;
+import dev.talus.schema.PartitionKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,9 +31,6 @@ import java.util.Map;
 final class WritePlanner {
   /** Largest single value accepted (the commit log caps whole mutations separately). */
   static final int MAX_VALUE_BYTES = 16 << 20;
-
-  /** Largest partition key accepted, as in Cassandra (16-bit length). */
-  static final int MAX_KEY_BYTES = 65_535;
 
   private WritePlanner() {}
 
@@ -51,7 +49,12 @@ final class WritePlanner {
       throw new InvalidQueryException("TTL must not be negative, got " + ttl);
     }
     if (ttl.compareTo(TableSchema.MAX_TTL) > 0) {
-      throw new InvalidQueryException("TTL must be at most 20 years, got " + ttl);
+      throw new InvalidQueryException(
+          "TTL must be at most "
+              + TableSchema.MAX_TTL.getSeconds()
+              + " seconds (20 × 365 days, Cassandra's limit), got "
+              + ttl.getSeconds()
+              + " seconds");
     }
     if (ttl.getNano() != 0) {
       throw new InvalidQueryException("TTL is counted in whole seconds, got " + ttl);
@@ -271,28 +274,6 @@ final class WritePlanner {
   }
 
   private static PartitionKey partitionKey(KeyCodec keys, TableSchema s, Object[] pk) {
-    // As in Cassandra: a single-column partition key whose value serializes to no bytes (an empty
-    // text or blob) is not a key; composite keys may have empty components.
-    if (pk.length == 1
-        && ((pk[0] instanceof String str && str.isEmpty())
-            || (pk[0] instanceof byte[] b && b.length == 0))) {
-      throw new InvalidQueryException(
-          "Key may not be empty: partition key column "
-              + s.partitionKey().get(0).name()
-              + " of "
-              + s.name()
-              + " is an empty value");
-    }
-    PartitionKey key = keys.partitionKey(pk);
-    if (key.bytes().length > MAX_KEY_BYTES) {
-      throw new InvalidQueryException(
-          "partition key of "
-              + s.name()
-              + " is "
-              + key.bytes().length
-              + " bytes; the limit is "
-              + MAX_KEY_BYTES);
-    }
-    return key;
+    return PartitionKeys.of(keys, pk);
   }
 }

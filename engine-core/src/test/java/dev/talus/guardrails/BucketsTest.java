@@ -10,6 +10,7 @@ import dev.talus.DataType;
 import dev.talus.InvalidQueryException;
 import dev.talus.ManualClock;
 import dev.talus.ResultRow;
+import dev.talus.ResultSet;
 import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
@@ -218,15 +219,27 @@ class BucketsTest {
                   .execute()
                   .size())
           .isEqualTo(4);
-      assertThatThrownBy(
-              () ->
-                  t.select()
-                      .eq("sensor_id", sensor)
-                      .in("day", d1, d2)
-                      .perPartitionLimit(2)
-                      .pageSize(3)
-                      .execute())
-          .isInstanceOf(InvalidQueryException.class);
+      // with paging too (Cassandra's SelectLimitTest.testPerPartitionLimitWithStaticDataAndPaging)
+      ResultSet first =
+          t.select()
+              .eq("sensor_id", sensor)
+              .in("day", d1, d2)
+              .perPartitionLimit(2)
+              .pageSize(3)
+              .execute();
+      assertThat(first.size()).isEqualTo(3);
+      ResultSet second =
+          t.select()
+              .eq("sensor_id", sensor)
+              .in("day", d1, d2)
+              .perPartitionLimit(2)
+              .pageSize(3)
+              .pagingState(first.pagingState().orElseThrow())
+              .execute();
+      assertThat(second.rows())
+          .singleElement()
+          .satisfies(r -> assertThat(r.get("day")).isEqualTo(d2));
+      assertThat(second.pagingState()).isEmpty();
     }
   }
 }

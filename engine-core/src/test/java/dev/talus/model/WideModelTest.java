@@ -6,10 +6,6 @@ import dev.talus.DataType;
 import dev.talus.Delete;
 import dev.talus.Insert;
 import dev.talus.ManualClock;
-import dev.talus.PagingState;
-import dev.talus.ResultRow;
-import dev.talus.ResultSet;
-import dev.talus.Select;
 import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
@@ -19,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +83,10 @@ class WideModelTest {
 
   /**
    * kind 0: whole partitions; 1: ts in [tsLo, tsHi]; 2: ts = tsLo and id in [idLo, idHi]; 3: a
-   * point read (ts = tsLo, id = idLo). More than one partition key: an in(...) read.
+   * point read (ts = tsLo, id = idLo); 4: ts IN tsIn (and id IN idIn if not empty); 5: the
+   * multi-column range (ts, id) > (tsLo, idLo) AND (ts, id) <= (tsHi, idHi), each bound strict or
+   * not; 6: (ts, id) IN the pairs of tsIn and idIn. More than one partition key: an in(...) read,
+   * merged into one order when reversed. perPartitionLimit MAX_VALUE: none.
    */
   record Read(
       List<WideModel.Pk> pks,
@@ -99,7 +97,12 @@ class WideModelTest {
       int idHi,
       boolean reversed,
       int limit,
-      int pageSize)
+      int pageSize,
+      List<Integer> tsIn,
+      List<Integer> idIn,
+      boolean lowerInclusive,
+      boolean upperInclusive,
+      int perPartitionLimit)
       implements Op {}
 
   static Stream<Arguments> runs() {
@@ -236,7 +239,7 @@ class WideModelTest {
             pks.add(p);
           }
         }
-        int kind = rnd.nextInt(4);
+        int kind = rnd.nextInt(7);
         int lo = rnd.nextInt(WideModel.TS_VALUES);
         int hi = Math.min(WideModel.TS_VALUES - 1, lo + rnd.nextInt(3));
         int a = rnd.nextInt(3);
@@ -244,9 +247,39 @@ class WideModelTest {
         boolean aFirst = WideModel.compareUuid(WideModel.IDS[a], WideModel.IDS[b]) <= 0;
         int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(8) : Integer.MAX_VALUE;
         int page = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(5) : Integer.MAX_VALUE;
+        boolean reversed = rnd.nextBoolean();
+        // IN lists with repeats and in no order; (ts, id) pairs for kind 6
+        List<Integer> tsIn = new ArrayList<>();
+        List<Integer> idIn = new ArrayList<>();
+        int values = kind == 6 ? 1 + rnd.nextInt(4) : rnd.nextInt(4);
+        for (int j = 0; j < values; j++) {
+          tsIn.add(rnd.nextInt(WideModel.TS_VALUES));
+          idIn.add(rnd.nextInt(WideModel.IDS.length));
+        }
+        if (kind == 4 && rnd.nextBoolean()) {
+          idIn.clear();
+        }
+        // per-partition limits, but not with paging over partitions merged by an order
+        int ppl =
+            rnd.nextInt(4) == 0 && (!reversed || page == Integer.MAX_VALUE)
+                ? 1 + rnd.nextInt(4)
+                : Integer.MAX_VALUE;
         ops.add(
             new Read(
-                pks, kind, lo, hi, aFirst ? a : b, aFirst ? b : a, rnd.nextBoolean(), limit, page));
+                pks,
+                kind,
+                lo,
+                hi,
+                aFirst ? a : b,
+                aFirst ? b : a,
+                reversed,
+                limit,
+                page,
+                tsIn,
+                idIn,
+                rnd.nextBoolean(),
+                rnd.nextBoolean(),
+                ppl));
       }
     }
     return ops;
@@ -413,106 +446,13 @@ class WideModelTest {
     } else if (op instanceof Advance a) {
       clock.advance(Duration.ofSeconds(a.seconds));
     } else if (op instanceof Read r) {
-      return check(r, t, model, now);
+      return WideModelReads.check(r, t, model, now);
     }
     return null;
   }
 
   private static Delete rowDelete(Table t, WideModel.Pk pk, WideModel.Ck ck) {
     return t.delete().eq("a", pk.a()).eq("b", pk.b()).eq("ts", ck.instant()).eq("id", ck.uuid());
-  }
-
-  private static boolean selected(Read r, WideModel.Ck k) {
-    return switch (r.kind) {
-      case 0 -> true;
-      case 1 -> k.ts() >= r.tsLo && k.ts() <= r.tsHi;
-      case 2 ->
-          k.ts() == r.tsLo
-              && WideModel.compareUuid(k.uuid(), WideModel.IDS[r.idLo]) >= 0
-              && WideModel.compareUuid(k.uuid(), WideModel.IDS[r.idHi]) <= 0;
-      default -> k.ts() == r.tsLo && k.id() == r.idLo;
-    };
-  }
-
-  private static String check(Read r, Table t, WideModel model, long now) {
-    // in(...) on both key columns reads their cartesian product, in the order given
-    List<WideModel.Pk> targets = new ArrayList<>();
-    List<String> as = r.pks.stream().map(WideModel.Pk::a).distinct().toList();
-    List<Integer> bs = r.pks.stream().map(WideModel.Pk::b).distinct().toList();
-    for (String a : as) {
-      for (int b : bs) {
-        targets.add(new WideModel.Pk(a, b));
-      }
-    }
-    List<WideModel.Row> expected = new ArrayList<>();
-    for (WideModel.Pk pk : targets) {
-      List<WideModel.Row> rows = new ArrayList<>();
-      for (WideModel.Row row : model.partition(pk, now)) {
-        if (selected(r, row.ck())) {
-          rows.add(row);
-        }
-      }
-      if (r.reversed) {
-        Collections.reverse(rows);
-      }
-      expected.addAll(rows);
-    }
-    if (expected.size() > r.limit) {
-      expected = expected.subList(0, r.limit);
-    }
-    List<WideModel.Row> actual = new ArrayList<>();
-    PagingState state = null;
-    int pages = 0;
-    do {
-      Select s = t.select();
-      if (r.pks.size() == 1) {
-        s.eq("a", r.pks.get(0).a()).eq("b", r.pks.get(0).b());
-      } else {
-        s.in("a", as).in("b", bs);
-      }
-      switch (r.kind) {
-        case 0 -> {}
-        case 1 ->
-            s.ge("ts", WideModel.T0.plusSeconds(r.tsLo)).le("ts", WideModel.T0.plusSeconds(r.tsHi));
-        case 2 ->
-            s.eq("ts", WideModel.T0.plusSeconds(r.tsLo))
-                .ge("id", WideModel.IDS[r.idLo])
-                .le("id", WideModel.IDS[r.idHi]);
-        default -> s.eq("ts", WideModel.T0.plusSeconds(r.tsLo)).eq("id", WideModel.IDS[r.idLo]);
-      }
-      if (r.reversed) {
-        s.reversed();
-      }
-      if (r.limit != Integer.MAX_VALUE) {
-        s.limit(r.limit);
-      }
-      if (r.pageSize != Integer.MAX_VALUE) {
-        s.pageSize(r.pageSize);
-      }
-      if (state != null) {
-        s.pagingState(state);
-      }
-      ResultSet rs = s.execute();
-      for (ResultRow row : rs) {
-        byte[] bl = row.getBytes("bl");
-        actual.add(
-            new WideModel.Row(
-                new WideModel.Pk(row.getString("a"), row.getInt("b")),
-                new WideModel.Ck(
-                    (int) (row.getInstant("ts").getEpochSecond() - WideModel.T0.getEpochSecond()),
-                    List.of(WideModel.IDS).indexOf(row.getUuid("id"))),
-                row.getLong("n"),
-                row.getDouble("d"),
-                row.getBoolean("f"),
-                bl == null ? null : HexFormat.of().formatHex(bl),
-                row.writeTime("n")));
-      }
-      state = rs.pagingState().orElse(null);
-      if (++pages > 1000) {
-        return "paging does not terminate";
-      }
-    } while (state != null);
-    return expected.equals(actual) ? null : "expected " + expected + "\n   but got " + actual;
   }
 
   /** Greedy delta debugging: drop chunks, then single ops, while the run still fails. */

@@ -73,4 +73,20 @@ class RowViewTest {
     assertThat(a).isEqualTo(b).hasSameHashCodeAs(b).isNotEqualTo(c);
     assertThat(a.toString()).isEqualTo("{p=1, seq=2, v=[7], w=null}");
   }
+
+  /** WritetimeOrTTLTest.testSimple: writetime() and ttl() of a primary key column are errors. */
+  @Test
+  void writeTimeAndTtlOfKeyColumnsAreRefused() {
+    RowView.Shape keyed =
+        new RowView.Shape(List.of("p", "seq", "v"), new boolean[] {true, true, false});
+    RowView r = new RowView(keyed, new Object[] {1, 2L, 3}, times(5, 5, 7), null);
+    assertThatThrownBy(() -> r.writeTime("p"))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("Cannot use selection function writetime on PRIMARY KEY part p");
+    assertThatThrownBy(() -> r.ttl("seq"))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("Cannot use selection function ttl on PRIMARY KEY part seq");
+    assertThat(r.writeTime("v")).isEqualTo(7L);
+    assertThat(r.get("p")).isEqualTo(1);
+  }
 }

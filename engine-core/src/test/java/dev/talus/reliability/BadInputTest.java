@@ -65,7 +65,7 @@ class BadInputTest {
         .build();
   }
 
-  private static final long TWENTY_YEARS_AND_A_DAY = 20L * 365 * 86_400 + 5 * 86_400 + 86_400;
+  private static final long TWENTY_YEARS_AND_A_DAY = 20L * 365 * 86_400 + 86_400;
 
   static List<Case> cases() {
     byte[] huge = new byte[(16 << 20) + 1];
@@ -238,7 +238,7 @@ class BadInputTest {
             "TTL must not be negative"));
     cases.add(
         new Case(
-            "TTL over 20 years",
+            "TTL over 20 x 365 days",
             db ->
                 db.table("bad")
                     .update()
@@ -248,7 +248,7 @@ class BadInputTest {
                     .ttl(Duration.ofSeconds(TWENTY_YEARS_AND_A_DAY))
                     .execute(),
             InvalidQueryException.class,
-            "TTL must be at most 20 years"));
+            "TTL must be at most 630720000 seconds"));
     cases.add(
         new Case(
             "timestamp Long.MIN_VALUE",
@@ -259,12 +259,6 @@ class BadInputTest {
                     .value("c", 1)
                     .timestamp(Long.MIN_VALUE)
                     .execute(),
-            InvalidQueryException.class,
-            "reserved"));
-    cases.add(
-        new Case(
-            "timestamp Long.MAX_VALUE",
-            db -> db.table("bad").delete().eq("k", "a").timestamp(Long.MAX_VALUE).execute(),
             InvalidQueryException.class,
             "reserved"));
     return cases;

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every public call that reaches damaged stored bytes throws a public {@link CorruptDataException}
  * subclass naming the damaged file and an offset inside it — never the file layer's internal
- * exception: select, dump, verify, every kind of compaction, open (SSTable components, the
- * manifest, the schema, the commit log), while stats and SSTable inspection, which read no data,
- * keep working.
+ * exception: select (single partition, IN, reversed, sliced and paged, one()), dump, verify, every
+ * kind of compaction, open (SSTable components, the manifest, the schema, the commit log), while
+ * stats and SSTable inspection, which read no data, keep working; the offline {@link
+ * TalusDb#verify(Path)} reports the damage.
  */
 class PublicCallsMapCorruptionTest {
   @TempDir Path tmp;
@@ -100,6 +101,10 @@ class PublicCallsMapCorruptionTest {
     List<Consumer<Table>> calls =
         List.of(
             t -> t.select().eq("p", 1).execute(),
+            t -> t.select().in("p", 1, 2).execute(),
+            t -> t.select().eq("p", 1).reversed().limit(5).execute(),
+            t -> t.select().eq("p", 1).ge("c", 150).pageSize(10).execute(),
+            t -> t.select().eq("p", 1).eq("c", 150).one(),
             t -> t.dump(1),
             Table::verify,
             Table::compact,
@@ -161,7 +166,19 @@ class PublicCallsMapCorruptionTest {
     StorageHook.crash(TalusDb.class, db); // unflushed: the rows live in the commit log only
     Path segment = file(dir.resolve("commitlog"), ".log");
     damage(segment);
-    assertNames(
-        catchThrowable(() -> TalusDb.open(batch)), CorruptCommitLogException.class, segment);
+    Throwable e = catchThrowable(() -> TalusDb.open(batch));
+    assertNames(e, CorruptCommitLogException.class, segment);
+    // the way out is named once, by its public option
+    assertThat(e.getMessage().split("skipCorruptCommitLogRecords", -1)).hasSize(2);
+    assertThat(e.getMessage()).doesNotContain("skipCorruptRecords");
+  }
+
+  @Test
+  void offlineVerifyReportsDamageInsteadOfThrowingInternalTypes() throws IOException {
+    Path dir = build(tmp.resolve("offline"));
+    Path data = file(dir, "-Data.db");
+    damage(data);
+    var report = TalusDb.verify(dir);
+    assertThat(report.damaged()).extracting(c -> c.file()).containsExactly(data);
   }
 }

@@ -13,8 +13,8 @@ import java.util.List;
  * ROW_END < SEPARATOR < AFTER}, a bound never equals a row, so slices need no inclusive flags:
  *
  * <pre>
- *   c >= p : start = p BEFORE      c > p : start = p AFTER
- *   c <= p : end   = p AFTER       c < p : end   = p BEFORE
+ *   c &gt;= p : start = p BEFORE      c &gt; p : start = p AFTER
+ *   c &lt;= p : end   = p AFTER       c &lt; p : end   = p BEFORE
  * </pre>
  *
  * <p>Stateless and thread-safe.

@@ -5,7 +5,8 @@ import java.util.Iterator;
 /**
  * Turns merged rows into what a read returns at {@code nowSec}: rows with live data, holding only
  * their live cells. Every tombstone it steps over (row deletion, deleted or expired cell) is
- * reported to a {@link TombstoneCounter}, which may abort the read by throwing.
+ * reported to a {@link TombstoneCounter}, which may abort the read by throwing, together with how
+ * many of them are already purgeable (deleted before {@code gcBeforeSec}: past gc_grace).
  *
  * <p>Not thread-safe; single-use.
  */
@@ -14,16 +15,37 @@ public final class LiveRows extends LookAheadIterator<Row> {
   @FunctionalInterface
   public interface TombstoneCounter {
     void add(int tombstones);
+
+    /**
+     * {@code tombstones} scanned, of which {@code purgeable} are past gc_grace: a compaction may
+     * drop them already, so Cassandra does not count them towards its read thresholds. By default
+     * all are counted.
+     */
+    default void add(int tombstones, int purgeable) {
+      add(tombstones);
+    }
   }
 
   private final Iterator<Row> merged;
   private final long nowSec;
+  private final long gcBeforeSec;
   private final TombstoneCounter counter;
   private long rowsScanned;
 
+  /** Counts every tombstone as not yet purgeable. */
   public LiveRows(Iterator<Row> merged, long nowSec, TombstoneCounter counter) {
+    this(merged, nowSec, Long.MIN_VALUE, counter);
+  }
+
+  /**
+   * @param gcBeforeSec now − gc_grace: a deletion with a local deletion time before this is
+   *     purgeable (for an expired TTL cell, the tombstone it stands for, deleted at expiry − ttl,
+   *     as a compaction would see it; see {@link Cell#asTombstone()})
+   */
+  public LiveRows(Iterator<Row> merged, long nowSec, long gcBeforeSec, TombstoneCounter counter) {
     this.merged = merged;
     this.nowSec = nowSec;
+    this.gcBeforeSec = gcBeforeSec;
     this.counter = counter;
   }
 
@@ -45,7 +67,14 @@ public final class LiveRows extends LookAheadIterator<Row> {
   }
 
   private Row live(Row r) {
-    int dead = r.deletion().isLive() ? 0 : 1;
+    int dead = 0;
+    int purgeable = 0;
+    if (!r.deletion().isLive()) {
+      dead++;
+      if (r.deletion().localDeletionTime() < gcBeforeSec) {
+        purgeable++;
+      }
+    }
     Cell[] cells = r.cells();
     int liveCount = 0;
     for (Cell c : cells) {
@@ -53,10 +82,14 @@ public final class LiveRows extends LookAheadIterator<Row> {
         liveCount++;
       } else {
         dead++;
+        long ldt = c.isExpiring() ? c.localDeletionTime() - c.ttl() : c.localDeletionTime();
+        if (ldt < gcBeforeSec) {
+          purgeable++;
+        }
       }
     }
     if (dead > 0) {
-      counter.add(dead);
+      counter.add(dead, purgeable);
     }
     LivenessInfo l = r.liveness().isLive(nowSec) ? r.liveness() : LivenessInfo.EMPTY;
     if (l.isEmpty() && liveCount == 0) {

@@ -153,10 +153,9 @@ public final class FileFormat {
     }
     byte[] n = new byte[len];
     in.readFully(n);
-    String actual = new String(n, StandardCharsets.US_ASCII);
-    if (!actual.equals(name)) {
+    if (!new String(n, StandardCharsets.US_ASCII).equals(name)) {
       throw new CorruptFileException(
-          file, 4, "component '" + actual + "', expected '" + name + "'");
+          file, 5, "component '" + printable(n) + "', expected '" + name + "'");
     }
     int version = in.readInt();
     if (version != VERSION) {
@@ -168,6 +167,23 @@ public final class FileFormat {
       throw new CorruptFileException(
           file, 9 + len, "generation " + gen + " in header, expected " + generation);
     }
+  }
+
+  /**
+   * {@code bytes} as text fit for a message: printable ASCII as is, every other byte (and the
+   * backslash) escaped as {@code \xNN}, so damaged bytes never reach a terminal or log raw.
+   */
+  public static String printable(byte[] bytes) {
+    StringBuilder sb = new StringBuilder(bytes.length);
+    for (byte b : bytes) {
+      int c = b & 0xFF;
+      if (c >= 0x20 && c < 0x7F && c != '\\') {
+        sb.append((char) c);
+      } else {
+        sb.append(String.format("\\x%02x", c));
+      }
+    }
+    return sb.toString();
   }
 
   /** Writes the footer through {@code out}; the checksum covers the footer magic and id too. */

@@ -72,6 +72,19 @@ public final class Manifest implements Closeable {
     return m;
   }
 
+  /**
+   * The live generations recorded in {@code dir}'s manifest, read without changing anything: no
+   * file is created and a torn tail is not cut off (for offline verification).
+   *
+   * @throws java.nio.file.NoSuchFileException if the directory has no manifest
+   * @throws CorruptFileException if the manifest is damaged
+   */
+  public static NavigableSet<Long> readLive(StorageFs fs, Path dir) throws IOException {
+    Manifest m = new Manifest(fs, dir);
+    m.replay();
+    return m.liveGenerations();
+  }
+
   private long replay() throws IOException {
     byte[] b;
     try (ReadableFile f = fs.openForRead(file)) {

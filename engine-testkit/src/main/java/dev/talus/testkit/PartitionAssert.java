@@ -98,8 +98,7 @@ public final class PartitionAssert extends AbstractAssert<PartitionAssert, Table
         actual.dump(key).stream().filter(p -> p.sstableGeneration() >= 0).toList();
     if (!in.isEmpty()) {
       failWithMessage(
-          "Expected %s not to be in any SSTable but %s hold it:%n%s",
-          name(), in.stream().map(StoredPartition::source).toList(), explain());
+          "Expected %s not to be in any SSTable but %s:%n%s", name(), holders(in), explain());
     }
     return this;
   }
@@ -110,8 +109,7 @@ public final class PartitionAssert extends AbstractAssert<PartitionAssert, Table
     List<StoredPartition> in = actual.dump(key);
     if (!in.isEmpty()) {
       failWithMessage(
-          "Expected nothing to be stored for %s but %s hold it:%n%s",
-          name(), in.stream().map(StoredPartition::source).toList(), explain());
+          "Expected nothing to be stored for %s but %s:%n%s", name(), holders(in), explain());
     }
     return this;
   }
@@ -161,5 +159,19 @@ public final class PartitionAssert extends AbstractAssert<PartitionAssert, Table
         .stream()
         .map(e -> "  " + e.getKey() + " × " + e.getValue())
         .collect(Collectors.joining(System.lineSeparator()));
+  }
+
+  /**
+   * "sstable 2 holds it", "sstable 1 and sstable 2 hold it", "memtable, sstable 3 and … hold it".
+   */
+  static String holders(List<StoredPartition> in) {
+    List<String> names = in.stream().map(StoredPartition::source).toList();
+    if (names.size() == 1) {
+      return names.get(0) + " holds it";
+    }
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " and "
+        + names.get(names.size() - 1)
+        + " hold it";
   }
 }

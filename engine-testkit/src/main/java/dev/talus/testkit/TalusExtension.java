@@ -2,9 +2,12 @@ package dev.talus.testkit;
 
 import dev.talus.ManualClock;
 import dev.talus.TalusDb;
+import dev.talus.TalusMetricsListener.WarningKind;
 import dev.talus.TalusOptions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -28,6 +31,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }
  * }</pre>
  *
+ * <p>Warnings the engine logs (data model, tombstones, guardrails) are captured whether or not an
+ * SLF4J binding is present: each test's are in {@code db.warnings()} (assert with {@code
+ * TalusAssertions.assertThat(db.warnings()).hasNoWarnings()}), they are published as JUnit report
+ * entries, and {@link #failOnWarnings()} fails any test that leaves one behind.
+ *
  * <p>Also usable as {@code @ExtendWith(TalusExtension.class)} with parameter injection of {@link
  * TalusTestDb}, {@link TalusDb} or {@link ManualClock}. The instance returned by {@link #db()} is
  * bound to the thread running the test; with parallel execution inside a class, use parameters.
@@ -42,17 +50,23 @@ public final class TalusExtension
   private final Instant start;
   private final Long faultSeed;
   private final Consumer<TalusOptions.Builder> options;
+  private final Set<WarningKind> failOn;
   private final ThreadLocal<TalusTestDb> current = new ThreadLocal<>();
 
   /** For {@code @ExtendWith}: the defaults of {@link #create()}. */
   public TalusExtension() {
-    this(TalusTestDb.DEFAULT_START, null, b -> {});
+    this(TalusTestDb.DEFAULT_START, null, b -> {}, Set.of());
   }
 
-  private TalusExtension(Instant start, Long faultSeed, Consumer<TalusOptions.Builder> options) {
+  private TalusExtension(
+      Instant start,
+      Long faultSeed,
+      Consumer<TalusOptions.Builder> options,
+      Set<WarningKind> failOn) {
     this.start = start;
     this.faultSeed = faultSeed;
     this.options = options;
+    this.failOn = failOn;
   }
 
   public static TalusExtension create() {
@@ -61,17 +75,31 @@ public final class TalusExtension
 
   /** Clocks start at {@code start} instead of 2026-01-01T00:00:00Z. */
   public TalusExtension clockAt(Instant start) {
-    return new TalusExtension(Objects.requireNonNull(start, "start"), faultSeed, options);
+    return new TalusExtension(Objects.requireNonNull(start, "start"), faultSeed, options, failOn);
   }
 
   /** Each test's database runs over a {@link FaultInjector} seeded with {@code seed}. */
   public TalusExtension withFaults(long seed) {
-    return new TalusExtension(start, seed, options);
+    return new TalusExtension(start, seed, options, failOn);
   }
 
   /** Adjust every test's options after the testkit defaults. */
   public TalusExtension options(Consumer<TalusOptions.Builder> customizer) {
-    return new TalusExtension(start, faultSeed, Objects.requireNonNull(customizer, "customizer"));
+    return new TalusExtension(
+        start, faultSeed, Objects.requireNonNull(customizer, "customizer"), failOn);
+  }
+
+  /**
+   * Fails a test that leaves a data-model, tombstone or guardrail warning behind (after the test
+   * body, listing the warnings). A test that expects one clears it: {@code db.warnings().clear()}.
+   */
+  public TalusExtension failOnWarnings() {
+    return failOnWarnings(WarningKind.values());
+  }
+
+  /** Like {@link #failOnWarnings()}, for these kinds only (e.g. {@code DATA_MODEL}). */
+  public TalusExtension failOnWarnings(WarningKind... kinds) {
+    return new TalusExtension(start, faultSeed, options, Set.of(kinds));
   }
 
   /** The current test's database. */
@@ -105,12 +133,29 @@ public final class TalusExtension
     return db;
   }
 
+  /**
+   * Closes the test's database. Every warning it produced is published as a JUnit report entry
+   * ({@code talus.warning}: shown by IDEs and build tools), and with {@link #failOnWarnings} those
+   * of the chosen kinds fail the test.
+   */
   @Override
   public void afterEach(ExtensionContext context) {
     current.remove();
     TalusTestDb db = context.getStore(NS).remove(KEY, TalusTestDb.class);
-    if (db != null) {
-      db.close();
+    if (db == null) {
+      return;
+    }
+    db.close();
+    for (CapturedWarning w : db.warnings().all()) {
+      context.publishReportEntry("talus.warning", w.toString());
+    }
+    List<CapturedWarning> failing = db.warnings().of(failOn.toArray(WarningKind[]::new));
+    if (!failing.isEmpty() && context.getExecutionException().isEmpty()) {
+      throw new AssertionError(
+          "The test produced Talus warnings (TalusExtension.failOnWarnings"
+              + failOn
+              + "):\n"
+              + WarningsAssert.list(failing));
     }
   }
 

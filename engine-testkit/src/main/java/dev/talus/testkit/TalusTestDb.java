@@ -56,6 +56,7 @@ public final class TalusTestDb implements AutoCloseable {
   private final FaultInjector faults;
   private final Consumer<TalusOptions.Builder> customizer;
   private final Map<String, List<CompactionReport>> history = new ConcurrentHashMap<>();
+  private final Warnings warnings = new Warnings();
   private TalusDb db;
   private boolean closed;
 
@@ -102,7 +103,16 @@ public final class TalusTestDb implements AutoCloseable {
             .chunkCacheBytes(1 << 20)
             .readThreads(1);
     customizer.accept(b);
-    return b.build();
+    // capture warnings, still forwarding every event to a listener the test set
+    return b.metricsListener(warnings.capturing(b.build().metricsListener())).build();
+  }
+
+  /**
+   * The data-model, tombstone and guardrail warnings this database produced (across reopens): what
+   * the engine logs at WARN, captured even without an SLF4J binding.
+   */
+  public Warnings warnings() {
+    return warnings;
   }
 
   public TalusDb db() {

@@ -168,10 +168,10 @@ public final class TombstoneExplainer {
                 "sstable "
                     + o.generation()
                     + " overlaps it"
-                    + " and holds live data at or before its newest write (oldest ts "
-                    + o.minTimestampMicros()
-                    + " ≤ newest ts "
-                    + s.maxTimestampMicros()
+                    + " and holds live data at or before its newest write (oldest write "
+                    + micros(o.minTimestampMicros())
+                    + " ≤ newest write "
+                    + micros(s.maxTimestampMicros())
                     + "), which its tombstones could shadow"));
       }
       long memtableBytes = table.stats().memtableBytes();
@@ -182,8 +182,8 @@ public final class TombstoneExplainer {
                 source,
                 "the memtables hold "
                     + memtableBytes
-                    + " bytes; any write in them at or before ts "
-                    + s.maxTimestampMicros()
+                    + " bytes; any write in them at or before "
+                    + micros(s.maxTimestampMicros())
                     + " blocks the drop: flush first"));
       }
       if (reasons.isEmpty()) {
@@ -264,10 +264,10 @@ public final class TombstoneExplainer {
               kind,
               src,
               holder
-                  + " for this partition (its oldest write at ts "
-                  + o
-                  + " ≤ tombstone ts "
-                  + maxTs
+                  + " for this partition (its oldest write at "
+                  + micros(o)
+                  + " ≤ tombstone timestamp "
+                  + micros(maxTs)
                   + "): "
                   + (blocked.size() == 1
                       ? blocked.get(0).describe()
@@ -394,8 +394,8 @@ public final class TombstoneExplainer {
                       + (count == 1 ? " row" : " rows")
                       + " shadowed by deletions in "
                       + deleter.source()
-                      + " (written at or before ts "
-                      + deletionTs
+                      + " (written at or before "
+                      + micros(deletionTs)
                       + "): reads skip it; it goes when a compaction merges both"
                       + (holder.sstableGeneration() < 0 || deleter.sstableGeneration() < 0
                           ? " (flush first)"
@@ -464,5 +464,15 @@ public final class TombstoneExplainer {
       return n + (n == 1 ? " minute" : " minutes");
     }
     return seconds + " s";
+  }
+
+  /**
+   * A write timestamp (microseconds) as an ISO-8601 instant with microseconds, like every other
+   * time in an explanation.
+   */
+  static String micros(long micros) {
+    return Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L)
+        .toString();
   }
 }

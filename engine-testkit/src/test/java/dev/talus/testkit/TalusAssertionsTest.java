@@ -61,17 +61,24 @@ class TalusAssertionsTest {
     assertThatPartition(t, "a").isNotInAnySSTable();
     assertThatThrownBy(() -> assertThatPartition(t, "a").isNotStored())
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("Expected nothing to be stored for t(k=a) but [memtable] hold it");
+        .hasMessageContaining("Expected nothing to be stored for t(k=a) but memtable holds it");
     SSTableSummary s = db.flush(t);
     assertThatPartition(t, "a").isStoredOnlyIn(s.generation());
     assertThatPartition(t, "b").isNotStored().hasRows(0).hasNoTombstones();
     assertThatThrownBy(() -> assertThatPartition(t, "a").isNotInAnySSTable())
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("not to be in any SSTable but [sstable " + s.generation() + "]");
+        .hasMessageContaining(
+            "not to be in any SSTable but sstable " + s.generation() + " holds it");
     assertThatThrownBy(() -> assertThatPartition(t, "a").isStoredOnlyIn(99))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining(
             "stored only in [sstable 99] but it is in [sstable " + s.generation());
+    t.insert().value("k", "a").value("c", 2).value("v", "y").execute();
+    SSTableSummary s2 = db.flush(t);
+    assertThatThrownBy(() -> assertThatPartition(t, "a").isNotInAnySSTable())
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(
+            "but sstable " + s2.generation() + " and sstable " + s.generation() + " hold it");
   }
 
   @Test

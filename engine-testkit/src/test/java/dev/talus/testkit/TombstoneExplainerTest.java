@@ -88,6 +88,12 @@ class TombstoneExplainerTest {
                 + ": still holds 1 row shadowed by deletions in"
                 + " sstable "
                 + b.generation());
+    // every time is an ISO-8601 instant, write timestamps included (no raw microseconds)
+    assertThat(e.toString())
+        .containsPattern(
+            "oldest write at 2026-01-01T00:00:00(\\.\\d+)?Z ≤ tombstone timestamp 2026-")
+        .containsPattern("written at or before 2026-")
+        .doesNotContainPattern("\\d{13,}");
   }
 
   @Test

@@ -1,8 +1,13 @@
 package dev.talus.tools;
 
+import dev.talus.CorruptCommitLogException;
+import dev.talus.CorruptDataException;
+import dev.talus.DirectoryLockedException;
+import dev.talus.QuarantinedTable;
 import dev.talus.Table;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,9 +21,58 @@ final class DataDirs {
    * the commit log (and flushes what it replayed), so the database must not be open elsewhere.
    * Background compaction stays off: inspecting a table should not change its SSTables.
    */
-  static TalusDb openExisting(Path dir) {
+  static TalusDb openExisting(Path dir, OpenOptions how, PrintWriter err) {
+    TalusDb db = open(dir, how);
+    for (QuarantinedTable q : db.quarantinedTables()) {
+      err.println(
+          "warning: table "
+              + q.name()
+              + " set aside (damaged manifest, left untouched): "
+              + q.reason());
+    }
+    for (Table t : db.tables()) {
+      if (t.quarantinedSSTables() > 0) {
+        err.println(
+            "warning: table "
+                + t.name()
+                + ": "
+                + t.quarantinedSSTables()
+                + " damaged SSTable(s) moved to its quarantine/ directory");
+      }
+    }
+    err.flush();
+    return db;
+  }
+
+  private static TalusDb open(Path dir, OpenOptions how) {
     requireExisting(dir);
-    return TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
+    TalusOptions.Builder b =
+        TalusOptions.builder(dir).backgroundCompaction(false).clock(how.clock());
+    b.diskFailurePolicy(how.diskFailurePolicy)
+        .skipCorruptCommitLogRecords(how.skipCorruptCommitLog);
+    try {
+      return TalusDb.open(b.build());
+    } catch (DirectoryLockedException e) {
+      throw new CliException(ExitCodes.LOCKED, e.getMessage() + lockedHint(dir));
+    } catch (CorruptCommitLogException e) {
+      throw new CorruptAtOpen(
+          e, "to open it anyway: --skip-corrupt-commit-log (the damaged records' writes are lost)");
+    } catch (CorruptDataException e) {
+      throw new CorruptAtOpen(
+          e,
+          "to open it anyway: --disk-failure-policy quarantine; 'talus verify "
+              + dir
+              + "' lists every damaged file without changing anything");
+    }
+  }
+
+  /** How to inspect a directory an application holds open. */
+  static String lockedHint(Path dir) {
+    return ".\n  The inspection commands open the database, which takes its lock. To inspect it while"
+        + " your application runs, inspect a copy:\n    cp -a "
+        + dir
+        + " /tmp/talus-copy && talus stats /tmp/talus-copy\n  (a copy taken during a flush or"
+        + " compaction may catch it half-way and report damage; copy again if it does)";
   }
 
   /** Fails with a clear message unless {@code dir} is an existing Talus data directory. */
@@ -39,6 +93,16 @@ final class DataDirs {
 
   /** The table named {@code name}, or an error listing the tables there are. */
   static Table table(TalusDb db, String name) {
+    for (QuarantinedTable q : db.quarantinedTables()) {
+      if (q.name().equals(name)) {
+        throw new CliException(
+            ExitCodes.CORRUPT,
+            "table "
+                + name
+                + " was set aside at open (--disk-failure-policy quarantine): "
+                + q.reason());
+      }
+    }
     return db.findTable(name)
         .orElseThrow(
             () ->
@@ -55,5 +119,19 @@ final class DataDirs {
   static String tableNames(TalusDb db) {
     List<String> names = db.tables().stream().map(Table::name).sorted().toList();
     return names.isEmpty() ? "(none)" : String.join(", ", names);
+  }
+
+  /** Damage that stopped an inspection command's open, with the command-line way out. */
+  static final class CorruptAtOpen extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final transient CorruptDataException damage;
+    final String hint;
+
+    CorruptAtOpen(CorruptDataException damage, String hint) {
+      super(damage.getMessage(), damage);
+      this.damage = damage;
+      this.hint = hint;
+    }
   }
 }

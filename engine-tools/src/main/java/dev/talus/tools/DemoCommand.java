@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "demo",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Model the chat example (one table per query), write messages, run the queries;",
       "then the IoT example (day buckets, TTL, time-window compaction): writes, queries, deletes,",

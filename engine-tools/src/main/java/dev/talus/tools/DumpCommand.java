@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -24,6 +25,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "dump",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Print, as JSON, what every source (memtable, SSTable) holds for one partition: partition"
           + " deletion, range tombstones, rows, cells with timestamps, TTLs and local deletion"
@@ -48,12 +51,14 @@ public final class DumpCommand implements Callable<Integer> {
               + " blobs 0x…")
   List<String> key;
 
+  @Mixin OpenOptions open;
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (TalusDb db = DataDirs.openExisting(dir)) {
+    try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
       Table t = DataDirs.table(db, table);
       Object[] values = parseKey(t, key);
       out.println(toJson(t, values, t.dump(values)));

@@ -53,6 +53,26 @@ final class Fmt {
     return Instant.ofEpochSecond(seconds).toString();
   }
 
+  /**
+   * {@code s} safe to print on a terminal: control characters (and the replacement character left
+   * by undecodable bytes) escaped as {@code \\uXXXX}; line breaks and tabs kept.
+   */
+  static String printable(String s) {
+    if (s == null) {
+      return "null";
+    }
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if ((Character.isISOControl(c) && c != '\n' && c != '\t') || c == '\uFFFD') {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
   static String ratio(double r) {
     return String.format(Locale.ROOT, "%.3f", r);
   }

@@ -11,12 +11,15 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.ToLongFunction;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code talus histograms DIR TABLE}: percentiles like nodetool tablehistograms. */
 @Command(
     name = "histograms",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Print partition size and cell count percentiles, like nodetool tablehistograms.",
       "Watch the max: one huge partition hurts even when the median is small.",
@@ -29,12 +32,14 @@ public final class HistogramsCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "TABLE", description = "The table.")
   String table;
 
+  @Mixin OpenOptions open;
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (TalusDb db = DataDirs.openExisting(dir)) {
+    try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
       Table t = DataDirs.table(db, table);
       print(out, t.name(), t.histograms(), t.stats());
     }

@@ -12,12 +12,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code talus metadata DIR TABLE}: each live SSTable's statistics, like sstablemetadata. */
 @Command(
     name = "metadata",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Print each live SSTable's statistics (oldest first), like sstablemetadata.",
       "Unlike sstablemetadata this takes a table, not one SSTable file; the files of each"
@@ -30,15 +33,18 @@ public final class MetadataCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "TABLE", description = "The table.")
   String table;
 
+  @Mixin OpenOptions open;
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    try (TalusDb db = DataDirs.openExisting(dir)) {
+    try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
       Table t = DataDirs.table(db, table);
       List<SSTableSummary> sstables = t.sstables();
       out.println("Table: " + t.name() + " — " + sstables.size() + " live SSTable(s)");
+      out.println("Now (judges droppable tombstones): " + open.describeNow(db.clock().instant()));
       for (SSTableSummary s : sstables) {
         out.println();
         print(out, s, files(dir, t.name(), s.generation()));

@@ -1,22 +1,28 @@
 package dev.talus.tools;
 
+import dev.talus.SSTableSummary;
 import dev.talus.Table;
 import dev.talus.TableStats;
 import dev.talus.TalusDb;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code talus stats DIR [TABLE]}: every {@link TableStats} field, like nodetool tablestats. */
 @Command(
     name = "stats",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Print table statistics, like nodetool tablestats.",
       "Counters count since the database was opened, so read and write counts come from this"
@@ -33,18 +39,28 @@ public final class StatsCommand implements Callable<Integer> {
       description = "One table (default: every table).")
   String table;
 
+  @Mixin OpenOptions open;
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (TalusDb db = DataDirs.openExisting(dir)) {
+    try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
       List<Table> tables =
           table == null
               ? db.tables().stream().sorted(Comparator.comparing(Table::name)).toList()
               : List.of(DataDirs.table(db, table));
+      Instant now = db.clock().instant();
       out.println("Data directory: " + dir);
+      out.println("Now (judges TTL and gc_grace): " + open.describeNow(now));
+      clockWarning(tables, now, open).ifPresent(spec.commandLine().getErr()::println);
       out.println("Total number of tables: " + tables.size());
+      if (!db.quarantinedTables().isEmpty()) {
+        out.println(
+            "Tables set aside (damaged manifest): "
+                + db.quarantinedTables().stream().map(q -> q.name()).toList());
+      }
       out.println("----------------");
       for (Table t : tables) {
         print(out, t.stats());
@@ -53,6 +69,39 @@ public final class StatsCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * A warning when some data was written after "now": it was written under another clock (a manual
+   * clock in tests, or a clock far ahead), so TTL and gc_grace are judged too early.
+   */
+  static Optional<String> clockWarning(List<Table> tables, Instant now, OpenOptions open) {
+    long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+    long newest = Long.MIN_VALUE;
+    String where = null;
+    for (Table t : tables) {
+      for (SSTableSummary s : t.sstables()) {
+        if (s.maxTimestampMicros() > newest) {
+          newest = s.maxTimestampMicros();
+          where = t.name();
+        }
+      }
+    }
+    if (newest <= nowMicros + 60_000_000L) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "warning: table "
+            + where
+            + " holds writes up to "
+            + Fmt.micros(newest)
+            + ", after now ("
+            + now
+            + "): the data was written under another clock, so TTL and gc_grace are judged"
+            + " too early. Pass --now "
+            + Instant.ofEpochSecond(Math.floorDiv(newest, 1_000_000L) + 1)
+            + " (or the instant you mean)"
+            + (open.now == null ? "" : " instead of --now " + open.now));
   }
 
   static void print(PrintWriter out, TableStats s) {
@@ -83,6 +132,7 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "Bloom filter lookups", s.bloomFilterLookups());
     line(out, "Bloom filter false ratio", Fmt.ratio(s.bloomFilterFalsePositiveRatio()));
     line(out, "Out-of-order flushes (TWCS)", s.outOfOrderFlushes());
+    line(out, "Quarantined SSTables", s.quarantinedSSTables());
   }
 
   private static void line(PrintWriter out, String label, Object value) {

@@ -36,11 +36,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "stress",
+    mixinStandardHelpOptions = true,
+    version = TalusCli.VERSION,
     description = {
       "Run a write, read or mixed workload and print ops/s and latency percentiles each second,"
           + " then a summary.",
       "Table: stress(key bigint, row int, value blob, PRIMARY KEY ((key), row)). Creates the"
-          + " directory and table for write/mixed; read needs a previous write run."
+          + " directory and table for write/mixed; read needs a previous write run.",
+      "Writes first fill every row of the key space once, in key order, then overwrite random"
+          + " rows; a read run then chooses among the rows the table holds (so a short write run"
+          + " is followed by reads that find their rows)."
     })
 public final class StressCommand implements Callable<Integer> {
   /** What each operation is. */
@@ -80,15 +85,20 @@ public final class StressCommand implements Callable<Integer> {
 
   @Option(
       names = "--partitions",
-      defaultValue = "10000",
-      description = "Distinct partition keys (default 10000).")
-  long partitions;
+      description =
+          "Distinct partition keys (write and mixed: default 10000; read: default what the table"
+              + " holds).")
+  Long partitionsOption;
 
   @Option(
       names = "--rows-per-partition",
-      defaultValue = "10",
-      description = "Clustering rows per partition (default 10).")
-  int rowsPerPartition;
+      description =
+          "Clustering rows per partition (write and mixed: default 10; read: default what the"
+              + " table holds).")
+  Integer rowsOption;
+
+  private long partitions;
+  private int rowsPerPartition;
 
   @Option(
       names = "--value-size",
@@ -116,18 +126,27 @@ public final class StressCommand implements Callable<Integer> {
   private final AtomicLong issued = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong written = new AtomicLong();
   private final AtomicReference<String> firstError = new AtomicReference<>();
   private volatile boolean stop;
 
   @Override
   public Integer call() throws InterruptedException {
+    partitions = partitionsOption == null ? 10_000 : partitionsOption;
+    rowsPerPartition = rowsOption == null ? 10 : rowsOption;
     validate();
     PrintWriter out = spec.commandLine().getOut();
     if (mode == Mode.READ) {
       DataDirs.requireExisting(dir);
+    } else if (!java.nio.file.Files.exists(dir)) {
+      out.println("creating " + dir);
     }
     TalusOptions options = TalusOptions.builder(dir).commitLogSync(sync).build();
-    try (TalusDb db = TalusDb.open(options)) {
+    out.println("opening " + dir + " (replaying its commit log, if any)");
+    out.flush();
+    long opening = System.nanoTime();
+    try (TalusDb db = open(options)) {
+      out.printf(Locale.ROOT, "opened in %.1f s%n", (System.nanoTime() - opening) / 1e9);
       Table table;
       if (mode == Mode.READ) {
         table =
@@ -141,6 +160,7 @@ public final class StressCommand implements Callable<Integer> {
                                 + ": run 'talus stress "
                                 + dir
                                 + " --mode write' first"));
+        readKeySpace(table, out);
       } else {
         table = db.createTableIfNotExists(schema());
       }
@@ -161,6 +181,101 @@ public final class StressCommand implements Callable<Integer> {
     }
     out.flush();
     return errors.get() == 0 ? ExitCodes.OK : ExitCodes.ERROR;
+  }
+
+  private TalusDb open(TalusOptions options) {
+    try {
+      return TalusDb.open(options);
+    } catch (dev.talus.DirectoryLockedException e) {
+      throw new CliException(ExitCodes.LOCKED, e.getMessage());
+    }
+  }
+
+  /**
+   * Read mode: the key space defaults to what the table holds — write runs fill keys 0, 1, 2, … in
+   * order, so the highest key present is found by a search, and partition 0 shows the rows per
+   * partition. Then a sample of reads checks the key space and warns, with the flags, if most reads
+   * would find nothing.
+   */
+  private void readKeySpace(Table table, PrintWriter out) {
+    if (partitionsOption == null || rowsOption == null) {
+      int rows0 = table.select().eq("key", 0L).execute().size();
+      if (rows0 == 0) {
+        throw new CliException(
+            ExitCodes.ERROR,
+            "the stress table in "
+                + dir
+                + " holds no rows: run 'talus stress "
+                + dir
+                + " --mode write' first");
+      }
+      if (rowsOption == null) {
+        rowsPerPartition = rows0;
+      }
+      if (partitionsOption == null) {
+        partitions = highestKey(table) + 1;
+      }
+      out.printf(
+          Locale.ROOT,
+          "read key space (found in the table): %d partition(s) x %d row(s)%n",
+          partitions,
+          rowsPerPartition);
+    }
+    SplittableRandom random = new SplittableRandom(seed - 1);
+    int sample = 100;
+    int missing = 0;
+    for (int i = 0; i < sample; i++) {
+      if (table
+          .select()
+          .eq("key", random.nextLong(partitions))
+          .eq("row", random.nextInt(rowsPerPartition))
+          .one()
+          .isEmpty()) {
+        missing++;
+      }
+    }
+    if (missing > sample / 20) {
+      out.println(missingWarning(missing * 100 / sample));
+    }
+  }
+
+  private String missingWarning(long percent) {
+    return "warning: about "
+        + percent
+        + "% of reads find no row: the table does not hold every row of the key space read"
+        + " (--partitions "
+        + partitions
+        + " --rows-per-partition "
+        + rowsPerPartition
+        + "). Fill it first with 'talus stress "
+        + dir
+        + " --mode write --partitions "
+        + partitions
+        + " --rows-per-partition "
+        + rowsPerPartition
+        + " --ops "
+        + partitions * rowsPerPartition
+        + "', or read a smaller key space (leave out --partitions and --rows-per-partition to"
+        + " read what the table holds)";
+  }
+
+  /** The highest partition key present, for tables filled in key order from 0 (0 is present). */
+  private static long highestKey(Table table) {
+    long present = 0;
+    long absent = 1;
+    while (!table.select().eq("key", absent).limit(1).execute().isEmpty()) {
+      present = absent;
+      absent = absent * 2;
+    }
+    while (absent - present > 1) {
+      long mid = present + (absent - present) / 2;
+      if (table.select().eq("key", mid).limit(1).execute().isEmpty()) {
+        absent = mid;
+      } else {
+        present = mid;
+      }
+    }
+    return present;
   }
 
   private void validate() {
@@ -255,6 +370,10 @@ public final class StressCommand implements Callable<Integer> {
     if (firstError.get() != null) {
       out.println("  first error: " + firstError.get());
     }
+    long reads = mode == Mode.READ ? total.getTotalCount() : 0;
+    if (reads > 0 && misses.get() * 20 > reads) {
+      out.println(missingWarning(misses.get() * 100 / reads));
+    }
   }
 
   private void line(PrintWriter out, String label, Histogram h, double secs) {
@@ -287,9 +406,16 @@ public final class StressCommand implements Callable<Integer> {
         stop = true;
         return;
       }
+      boolean read = mode == Mode.READ || (mode == Mode.MIXED && random.nextDouble() < readRatio);
       long key = random.nextLong(partitions);
       int row = random.nextInt(rowsPerPartition);
-      boolean read = mode == Mode.READ || (mode == Mode.MIXED && random.nextDouble() < readRatio);
+      if (!read) {
+        long seq = written.getAndIncrement(); // the first pass fills every row once, in order
+        if (seq < partitions * rowsPerPartition) {
+          key = seq / rowsPerPartition;
+          row = (int) (seq % rowsPerPartition);
+        }
+      }
       try {
         if (read) {
           if (table.select().eq("key", key).eq("row", row).one().isEmpty()) {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "talus",
     mixinStandardHelpOptions = true,
-    version = "talus 0.1.0-SNAPSHOT",
+    version = TalusCli.VERSION,
     description = "Talus: an embedded wide-column storage engine with Cassandra's data model.",
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       "64:bad command line"
     },
     subcommands = {
+      CommandLine.HelpCommand.class,
       DemoCommand.class,
       StatsCommand.class,
       HistogramsCommand.class,
@@ -34,6 +35,8 @@ import picocli.CommandLine.Command;
       StressCommand.class
     })
 public final class TalusCli implements Runnable {
+  static final String VERSION = "talus 0.1.0-SNAPSHOT";
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -54,7 +57,7 @@ public final class TalusCli implements Runnable {
           PrintWriter err = cmd.getErr();
           err.println("error: " + ex.getMessage());
           if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
-            err.println("Usage: see 'talus " + cmd.getCommandName() + " --help'");
+            err.println("Usage: see '" + cmd.getCommandSpec().qualifiedName() + " --help'");
           }
           err.flush();
           return ExitCodes.USAGE;
@@ -73,24 +76,33 @@ public final class TalusCli implements Runnable {
   /** Prints {@code ex} the way a user needs to read it and returns the exit status. */
   static int report(Exception ex, PrintWriter err) {
     if (ex instanceof CliException c) {
-      err.println("error: " + c.getMessage());
+      err.println("error: " + Fmt.printable(c.getMessage()));
       return c.exitCode();
     }
     if (ex instanceof DirectoryLockedException) {
-      err.println("error: " + ex.getMessage());
+      err.println("error: " + Fmt.printable(ex.getMessage()));
       return ExitCodes.LOCKED;
     }
+    if (ex instanceof DataDirs.CorruptAtOpen c) {
+      corrupt(c.damage, err);
+      err.println("  " + c.hint);
+      return ExitCodes.CORRUPT;
+    }
     if (ex instanceof CorruptDataException c) {
-      err.println("corrupt: " + c.getMessage());
-      err.println("  file:   " + c.file());
-      err.println("  offset: " + c.offset());
+      corrupt(c, err);
       return ExitCodes.CORRUPT;
     }
     if (ex instanceof TalusException) {
-      err.println("error: " + ex.getMessage());
+      err.println("error: " + Fmt.printable(ex.getMessage()));
       return ExitCodes.ERROR;
     }
-    err.println("error: " + ex);
+    err.println("error: " + Fmt.printable(ex.toString()));
     return ExitCodes.ERROR;
+  }
+
+  private static void corrupt(CorruptDataException c, PrintWriter err) {
+    err.println("corrupt: " + Fmt.printable(c.getMessage()));
+    err.println("  file:   " + c.file());
+    err.println("  offset: " + c.offset());
   }
 }

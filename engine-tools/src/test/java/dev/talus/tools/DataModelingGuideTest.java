@@ -253,7 +253,7 @@ class DataModelingGuideTest {
         d = d.plusDays(1)) {
       week.add(d);
     }
-    // seven partitions, read in parallel, returned in the order of the list
+    // seven partitions, read in parallel, returned in partition key order (here: day order)
     ResultSet r = readings.select().eq("sensor_id", "s-1").in("day", week).execute();
     assertThat(r.size()).isEqualTo(28);
     assertThat(r.rows().get(0).getDate("day")).isEqualTo(LocalDate.of(2026, 9, 1));
@@ -292,7 +292,7 @@ class DataModelingGuideTest {
     List<Integer> all = IntStream.range(0, SHARDS).boxed().toList();
     ResultSet r = events.select().eq("tenant", "acme").in("shard", all).execute();
     assertThat(r.size()).isEqualTo(100);
-    // each shard's rows are in clustering order; merge them if you need one global order
+    // each shard's rows are in clustering order; add .orderBy("event_id", DESC) for one global order
     assertThat(r.rows().stream().map(x -> x.getInt("shard")).distinct().count()).isGreaterThan(1);
   }
 

@@ -71,6 +71,28 @@ class StressCommandTest {
   }
 
   @Test
+  void aReadAfterAShortWriteReadsWhatTheTableHolds() {
+    Path d = dir.resolve("short");
+    // 300 writes fill partitions 0..29 of the default 10 rows: far less than the default key space
+    Cli.Result w = Cli.run("stress", d.toString(), "--mode", "write", "--ops", "300");
+    assertThat(w.exitCode()).as(w.toString()).isZero();
+    Cli.Result r = Cli.run("stress", d.toString(), "--mode", "read", "--ops", "400");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("read key space (found in the table): 30 partition(s) x 10 row(s)")
+        .contains("reads that found no row: 0)")
+        .doesNotContain("warning");
+
+    // a key space larger than what was written: warned about, with the flags that fix it
+    Cli.Result wide =
+        Cli.run("stress", d.toString(), "--mode", "read", "--ops", "100", "--partitions", "1000");
+    assertThat(wide.out())
+        .contains("warning: about ")
+        .contains("of reads find no row")
+        .contains("--mode write --partitions 1000 --rows-per-partition 10 --ops 10000");
+  }
+
+  @Test
   void readingBeforeWritingIsAClearError() {
     Fixtures.write(dir);
     Cli.Result r = Cli.run("stress", dir.toString(), "--mode", "read", "--ops", "10");

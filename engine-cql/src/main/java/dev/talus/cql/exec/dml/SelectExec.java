@@ -16,6 +16,7 @@ import dev.talus.cql.exec.support.PrepareContext;
 import dev.talus.cql.exec.support.Source;
 import dev.talus.cql.exec.support.TableInfo;
 import dev.talus.cql.parse.ast.Ordering;
+import dev.talus.cql.parse.ast.Relation;
 import dev.talus.cql.parse.ast.SelectItem;
 import dev.talus.cql.parse.ast.SelectStatement;
 import dev.talus.cql.parse.ast.Selector;
@@ -33,6 +34,7 @@ import java.util.List;
 final class SelectExec implements Executable {
   private final Table table;
   private final List<Where.Restriction> where;
+  private final List<TupleWhere.Restriction> tuples;
   private final Selection selection;
   private final String[] fetch;
   private final String[] orderColumns;
@@ -47,6 +49,7 @@ final class SelectExec implements Executable {
   private SelectExec(
       Table table,
       List<Where.Restriction> where,
+      List<TupleWhere.Restriction> tuples,
       Selection selection,
       List<Ordering> orderBy,
       Limits limits,
@@ -56,6 +59,7 @@ final class SelectExec implements Executable {
       SourcePosition at) {
     this.table = table;
     this.where = List.copyOf(where);
+    this.tuples = List.copyOf(tuples);
     this.selection = selection;
     this.fetch = selection.read().toArray(new String[0]);
     this.orderColumns = new String[orderBy.size()];
@@ -81,7 +85,16 @@ final class SelectExec implements Executable {
   static SelectExec prepare(SelectStatement s, Table table, PrepareContext pc) {
     TableInfo info = TableInfo.of(table.schema());
     Selection selection = Selection.prepare(s, info, table::token, pc);
-    List<Where.Restriction> where = Where.prepare(s.where(), info, pc);
+    List<Relation> single = new ArrayList<>(s.where().size());
+    List<TupleWhere.Restriction> tuples = new ArrayList<>(0);
+    for (Relation r : s.where()) {
+      if (TupleWhere.isMultiColumn(r)) {
+        tuples.add(TupleWhere.prepare(r, info, pc));
+      } else {
+        single.add(r);
+      }
+    }
+    List<Where.Restriction> where = Where.prepare(single, info, pc);
     Source src = pc.source();
     for (Ordering o : s.orderBy()) {
       if (o.annOf() != null) {
@@ -113,6 +126,7 @@ final class SelectExec implements Executable {
     return new SelectExec(
         table,
         where,
+        tuples,
         selection,
         s.orderBy(),
         limits,
@@ -183,6 +197,9 @@ final class SelectExec implements Executable {
         case LE -> s.le(col, r.value(ctx));
       }
     }
+    for (TupleWhere.Restriction t : tuples) {
+      t.addTo(s, ctx);
+    }
     if (fetch.length > 0) {
       s.columns(fetch);
     }
@@ -191,15 +208,19 @@ final class SelectExec implements Executable {
     }
     int limit = limits.limit(ctx);
     int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
-    boolean paged = true;
+    boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
     if (perPartition != Integer.MAX_VALUE) {
       if (partitions == 1) {
-        // one partition: its limit is the query's, and the query can still be paged
+        // one partition: its limit is the query's
         limit = Math.min(limit, perPartition);
       } else {
-        // the engine cannot page a per-partition limit over several partitions yet
         s.perPartitionLimit(perPartition);
-        paged = false;
+        if (orderColumns.length > 0 && limit <= ctx.pageSize() && ctx.pagingState() == null) {
+          // rows of several partitions merged into one order, with per-partition counts: the
+          // engine cannot page that, but a result within one page needs no paging (Cassandra
+          // reads such a query unpaged too)
+          paged = false;
+        }
       }
     }
     if (limit != Integer.MAX_VALUE) {
@@ -227,9 +248,10 @@ final class SelectExec implements Executable {
             at,
             1,
             "a SELECT without the full partition key (a scan of the table)",
-            "scans arrive with the engine's table scans; meanwhile: " + e.getMessage());
+            "scans arrive with the engine's table scans; meanwhile: "
+                + EngineMessages.inCql(e.getMessage()));
       }
-      throw source.invalid(at, 1, e.getMessage());
+      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
     }
     List<ResultRow> engineRows = rs.rows();
     List<CqlRow> rows = new ArrayList<>(engineRows.size());

@@ -11,6 +11,7 @@ import dev.talus.cql.exec.support.ExecContext;
 import dev.talus.cql.exec.support.Executable;
 import dev.talus.cql.exec.support.PrepareContext;
 import dev.talus.cql.exec.support.Source;
+import dev.talus.cql.parse.ast.Relation;
 import dev.talus.cql.parse.ast.SelectStatement;
 import dev.talus.cql.parse.ast.SourcePosition;
 import java.nio.ByteBuffer;
@@ -66,6 +67,11 @@ final class VirtualSelectExec implements Executable {
               1,
               "ORDER BY on a system table",
               "rows come in key order");
+    }
+    for (Relation r : s.where()) {
+      if (TupleWhere.isMultiColumn(r)) {
+        throw pc.source().notYet(r.position(), 1, "multi-column relations on a system table", "");
+      }
     }
     if (!s.groupBy().isEmpty() || s.distinct()) {
       throw pc.source().notYet(s.position(), 6, "GROUP BY and DISTINCT on a system table", "");

@@ -22,10 +22,11 @@ import java.util.Map;
 
 /**
  * The {@code WHERE} clause of a read or a write, prepared: each relation on a column with {@code
- * =}, {@code IN} or a range, its values typed by the column. Relations the engine cannot serve yet
- * ({@code token()}, multi-column, {@code CONTAINS}, {@code LIKE}, custom index expressions) are
- * refused as such; the query-first rules themselves are the engine's to enforce. Immutable and
- * thread-safe.
+ * =}, {@code IN} or a range, its values typed by the column. A SELECT's multi-column relations are
+ * prepared by {@link TupleWhere}; in a write they are refused as Cassandra refuses them. Relations
+ * the engine cannot serve yet ({@code token()}, {@code CONTAINS}, {@code LIKE}, custom index
+ * expressions) are refused as such; the query-first rules themselves are the engine's to enforce.
+ * Immutable and thread-safe.
  */
 final class Where {
   /** A restriction's comparison. */
@@ -207,12 +208,11 @@ final class Where {
           "token() restrictions",
           "reading a range of tokens is a scan of the table, which arrives with scans");
     }
-    if (r instanceof Relation.MultiColumn || r instanceof Relation.MultiColumnIn) {
-      throw src.notYet(
+    if (TupleWhere.isMultiColumn(r)) {
+      // a SELECT takes them (TupleWhere) before the single-column relations come here
+      throw src.invalid(
           at,
-          1,
-          "multi-column relations ((a, b) > (x, y))",
-          "restrict each clustering column on its own for now");
+          "Multi-column relations cannot be used in WHERE clauses for UPDATE and DELETE statements");
     }
     if (r instanceof Relation.MapElement m) {
       throw src.notYet(

@@ -1,0 +1,25 @@
+package dev.talus.request;
+
+import java.util.List;
+
+/**
+ * A multi-column relation on clustering columns, CQL's {@code (a, b) > (1, 2)} or {@code (a, b) IN
+ * ((1, 2), (3, 4))}. Internal.
+ *
+ * @param columns the column names as the user wrote them, in the order written
+ * @param op the comparison
+ * @param tuples one tuple of values (one per column), or several for {@link Restriction.Op#IN}
+ */
+public record TupleRestriction(List<String> columns, Restriction.Op op, List<List<Object>> tuples) {
+  @Override
+  public String toString() {
+    return columns.toString().replace('[', '(').replace(']', ')')
+        + " "
+        + op.symbol()
+        + " "
+        + (op == Restriction.Op.IN ? tuples : tuples.get(0))
+            .toString()
+            .replace('[', '(')
+            .replace(']', ')');
+  }
+}
