@@ -17,27 +17,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * driver prepares again. Thread-safe.
  */
 final class PreparedRegistry {
-  private static final int CAPACITY = 10_000;
-
   /** A prepared statement's text and the keyspace it was prepared in (or null). */
   record Entry(String query, String keyspace) {}
 
   private final TalusDb db;
-  private final Map<String, Entry> byId =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Entry> e) {
-          return size() > CAPACITY;
-        }
-      };
+  private final Map<String, Entry> byId;
 
   /** Sessions that prepare in a given keyspace ("" for none), for connections in another one. */
   private final Map<String, TalusSession> sessions = new ConcurrentHashMap<>();
 
-  PreparedRegistry(TalusDb db) {
+  PreparedRegistry(TalusDb db, int capacity) {
     this.db = db;
+    this.byId =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Entry> e) {
+            return size() > capacity;
+          }
+        };
   }
 
   /** Prepares {@code query} in {@code session} and remembers it. */

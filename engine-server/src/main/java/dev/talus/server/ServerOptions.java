@@ -12,8 +12,10 @@ public final class ServerOptions {
   private final int port;
   private final int maxFrameBytes;
   private final int workerThreads;
+  private final int preparedStatements;
 
   private ServerOptions(Builder b) {
+    this.preparedStatements = b.preparedStatements;
     this.host = b.host;
     this.port = b.port;
     this.maxFrameBytes = b.maxFrameBytes;
@@ -49,6 +51,14 @@ public final class ServerOptions {
     return workerThreads;
   }
 
+  /**
+   * How many prepared statements the server remembers (least recently used go; the driver prepares
+   * an evicted one again when the server answers {@code Unprepared}).
+   */
+  public int preparedStatements() {
+    return preparedStatements;
+  }
+
   @Override
   public String toString() {
     return "ServerOptions{" + host.getHostAddress() + ":" + port + "}";
@@ -60,8 +70,18 @@ public final class ServerOptions {
     private int port;
     private int maxFrameBytes = 16 * 1024 * 1024;
     private int workerThreads = 4;
+    private int preparedStatements = 10_000;
 
     private Builder() {}
+
+    /** How many prepared statements the server remembers (default 10,000). */
+    public Builder preparedStatements(int statements) {
+      if (statements < 1) {
+        throw new IllegalArgumentException("at least one prepared statement: " + statements);
+      }
+      this.preparedStatements = statements;
+      return this;
+    }
 
     /**
      * The address to bind (default: the loopback address). The server has no authentication yet, so

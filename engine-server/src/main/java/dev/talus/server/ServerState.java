@@ -26,11 +26,11 @@ final class ServerState {
 
   private final int maxFrameBytes;
 
-  ServerState(TalusDb db, ExecutorService workers, int maxFrameBytes) {
+  ServerState(TalusDb db, ExecutorService workers, ServerOptions options) {
     this.db = db;
-    this.maxFrameBytes = maxFrameBytes;
+    this.maxFrameBytes = options.maxFrameBytes();
     this.workers = workers;
-    this.prepared = new PreparedRegistry(db);
+    this.prepared = new PreparedRegistry(db, options.preparedStatements());
   }
 
   TalusDb db() {

@@ -64,7 +64,7 @@ public final class TalusServer implements AutoCloseable {
     this.workers =
         Executors.newFixedThreadPool(
             options.workerThreads(), new DefaultThreadFactory("talus-server-worker", true));
-    this.state = new ServerState(db, workers, options.maxFrameBytes());
+    this.state = new ServerState(db, workers, options);
     try {
       ServerBootstrap b =
           new ServerBootstrap()
