@@ -292,7 +292,8 @@ class DataModelingGuideTest {
     List<Integer> all = IntStream.range(0, SHARDS).boxed().toList();
     ResultSet r = events.select().eq("tenant", "acme").in("shard", all).execute();
     assertThat(r.size()).isEqualTo(100);
-    // each shard's rows are in clustering order; add .orderBy("event_id", DESC) for one global order
+    // each shard's rows are in clustering order; add .orderBy("event_id", DESC) for one global
+    // order
     assertThat(r.rows().stream().map(x -> x.getInt("shard")).distinct().count()).isGreaterThan(1);
   }
 
