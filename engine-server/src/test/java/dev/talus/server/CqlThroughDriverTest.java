@@ -153,6 +153,10 @@ class CqlThroughDriverTest {
       assertThat(again.getId()).isEqualTo(select.getId());
       assertThat(other.execute(again.bind("p", 1)).one().getString(0)).isEqualTo("x");
     }
+    // a session in no keyspace runs the statement in the keyspace it was prepared in
+    try (CqlSession noKeyspace = DriverSessions.connect(server)) {
+      assertThat(noKeyspace.execute(select.bind("p", 1)).one().getString(0)).isEqualTo("x");
+    }
     assertThat(select.getVariableDefinitions().get(0).getName().asInternal()).isEqualTo("room");
     assertThat(select.getResultSetDefinitions().get(0).getName().asInternal()).isEqualTo("body");
   }
