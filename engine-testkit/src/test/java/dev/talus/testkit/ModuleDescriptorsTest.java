@@ -3,6 +3,7 @@ package dev.talus.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.invoke.MethodType;
 import java.lang.module.Configuration;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
@@ -120,10 +121,15 @@ class ModuleDescriptorsTest {
     assertThat(exports("dev.talus.testkit")).containsOnlyKeys("dev.talus.testkit");
   }
 
+  /**
+   * Calls the public method {@code name} whose parameters accept {@code args} (the order of {@code
+   * getMethods()} is unspecified, so overloads of the same arity, such as {@code Select.eq(String,
+   * Object)} and {@code eq(List, List)}, are told apart by their parameter types).
+   */
   private static Object call(Object target, String name, Object... args) throws Exception {
     Class<?> type = target instanceof Class<?> c ? c : target.getClass();
     for (Method m : type.getMethods()) {
-      if (m.getName().equals(name) && m.getParameterCount() == args.length) {
+      if (m.getName().equals(name) && accepts(m.getParameterTypes(), args)) {
         try {
           return m.invoke(target instanceof Class<?> ? null : target, args);
         } catch (InvocationTargetException e) {
@@ -132,6 +138,20 @@ class ModuleDescriptorsTest {
       }
     }
     throw new NoSuchMethodException(type.getName() + "." + name);
+  }
+
+  private static boolean accepts(Class<?>[] parameters, Object[] args) {
+    if (parameters.length != args.length) {
+      return false;
+    }
+    for (int i = 0; i < args.length; i++) {
+      Class<?> p = parameters[i];
+      Class<?> boxed = p.isPrimitive() ? MethodType.methodType(p).wrap().returnType() : p;
+      if (args[i] != null && !boxed.isInstance(args[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
