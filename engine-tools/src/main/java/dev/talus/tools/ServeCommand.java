@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "serve",
+    mixinStandardHelpOptions = true,
     description = {
       "Serve the Cassandra native protocol (v4) on a data directory, for the Cassandra drivers.",
       "Binds the loopback address only (there is no authentication yet); creates the directory if"
