@@ -25,8 +25,26 @@ public final class Table {
     return store.clock();
   }
 
+  /** The table's name within its keyspace. */
   public String name() {
     return store.schema().name();
+  }
+
+  /** The keyspace the table belongs to. */
+  public String keyspace() {
+    return store.schema().keyspace().orElseThrow();
+  }
+
+  /**
+   * The token of a partition: where it sits in the order partitions are stored in, the first 64
+   * bits of the Murmur3 hash of its key (CQL's {@code token(...)}). Talus hashes its own key
+   * encoding, so a token equals Cassandra's only by chance; tokens order and compare alike.
+   *
+   * @param partitionKeyValues the partition key column values, in schema order
+   * @throws InvalidQueryException if a value is missing, null or of the wrong type
+   */
+  public long token(Object... partitionKeyValues) {
+    return store.token(java.util.Arrays.asList(partitionKeyValues));
   }
 
   public TableSchema schema() {
@@ -152,6 +170,6 @@ public final class Table {
 
   @Override
   public String toString() {
-    return "Table{" + name() + "}";
+    return "Table{" + keyspace() + "." + name() + "}";
   }
 }

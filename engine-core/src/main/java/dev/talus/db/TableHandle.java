@@ -60,6 +60,30 @@ public final class TableHandle {
     return db.clock();
   }
 
+  /** The token of the partition with these key values (coerced to the key columns' types). */
+  public long token(List<Object> partitionKeyValues) {
+    db.checkOpen();
+    TableSchema s = store.schema();
+    List<dev.talus.ColumnDef> pk = s.partitionKey();
+    if (partitionKeyValues.size() != pk.size()) {
+      throw new dev.talus.InvalidQueryException(
+          "the partition key of "
+              + s.name()
+              + " has "
+              + pk.size()
+              + " column(s) "
+              + pk.stream().map(dev.talus.ColumnDef::name).toList()
+              + ", got "
+              + partitionKeyValues.size()
+              + " value(s)");
+    }
+    Object[] values = new Object[pk.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = dev.talus.schema.Columns.keyValue(s, pk.get(i), partitionKeyValues.get(i));
+    }
+    return store.keys().partitionKey(values).token();
+  }
+
   /** Validates and applies one write. */
   public void write(WriteRequest req) {
     try {

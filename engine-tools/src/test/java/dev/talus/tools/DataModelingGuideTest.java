@@ -146,8 +146,9 @@ class DataModelingGuideTest {
             "query on messages_by_room restricts clustering column message_id but skips sent_at,"
                 + " which precedes it. Rule: clustering columns are restricted left to right,"
                 + " like a phone book sorted by surname then first name. Fix: restrict sent_at,"
-                + " or create a table whose clustering order starts with message_id for this"
-                + " query");
+                + " create a table whose clustering order starts with message_id for this"
+                + " query, or, if the named partitions are small, opt in with allowFiltering()"
+                + " to filter their rows");
     assertThatThrownBy(
             () ->
                 byRoom
@@ -160,8 +161,9 @@ class DataModelingGuideTest {
         .hasMessage(
             "query on messages_by_room restricts clustering column message_id after a range on"
                 + " sent_at. Rule: only the last restricted clustering column may have a range."
-                + " Fix: restrict sent_at by equality, or create a table whose clustering order"
-                + " starts with message_id for this query");
+                + " Fix: restrict sent_at by equality, create a table whose clustering order"
+                + " starts with message_id for this query, or, if the named partitions are small,"
+                + " opt in with allowFiltering() to filter their rows");
     byRoom.select().eq("room_id", room).eq("bucket", "2026-09").gt("sent_at", from).execute();
 
     // Rule 3: clustering order or its exact reverse — no sort step
@@ -174,8 +176,8 @@ class DataModelingGuideTest {
                     .orderBy("message_id", ClusteringOrder.ASC)
                     .execute())
         .hasMessage(
-            "orderBy must list clustering columns in their declared order [sent_at, message_id];"
-                + " message_id is out of place. Rule: rows come back in clustering order or its"
+            "orderBy must list clustering columns in their declared order [sent_at, message_id],"
+                + " leaving out only columns restricted by equality; message_id is out of place. Rule: rows come back in clustering order or its"
                 + " exact reverse; there is no sort step. Fix: order by a left-to-right prefix of"
                 + " [sent_at, message_id], or create a table clustered in the order this query"
                 + " needs");
@@ -292,7 +294,8 @@ class DataModelingGuideTest {
     List<Integer> all = IntStream.range(0, SHARDS).boxed().toList();
     ResultSet r = events.select().eq("tenant", "acme").in("shard", all).execute();
     assertThat(r.size()).isEqualTo(100);
-    // each shard's rows are in clustering order; add .orderBy("event_id", DESC) for one global order
+    // each shard's rows are in clustering order; add .orderBy("event_id", DESC) for one global
+    // order
     assertThat(r.rows().stream().map(x -> x.getInt("shard")).distinct().count()).isGreaterThan(1);
   }
 

@@ -1,0 +1,77 @@
+package dev.talus.cql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.talus.cql.CqlErrorCode;
+import dev.talus.cql.CqlUnsupportedException;
+import dev.talus.cql.TalusSession;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What the engine does not have yet — collections, counters, conditional writes (LWT), ALTER/DROP
+ * TABLE, TRUNCATE, user-defined types, indexes, table scans, aggregates — is refused before
+ * anything runs, with Cassandra's Invalid category and a message that says Talus does not support
+ * it yet, names the feature and points at the offending text. Nothing is written by a refused
+ * statement.
+ */
+class NotYetSupportedTest {
+  @TempDir Path dir;
+  private CqlDb t;
+  private TalusSession cql;
+
+  @BeforeEach
+  void schema() {
+    t = new CqlDb(dir);
+    cql = t.cql;
+    cql.execute("CREATE TABLE m (k text, c int, v text, n bigint, PRIMARY KEY (k, c))");
+  }
+
+  @AfterEach
+  void close() {
+    t.close();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "collections | CREATE TABLE l (k int PRIMARY KEY, tags set<text>) | set<text>",
+        "tuples | CREATE TABLE l (k int PRIMARY KEY, p tuple<int, int>) | tuple",
+        "counters | CREATE TABLE l (k int PRIMARY KEY, hits counter) | counter",
+        "counter batch | BEGIN COUNTER BATCH UPDATE m SET n = n + 1 WHERE k = 'a' AND c = 1 APPLY BATCH | COUNTER",
+        "LWT insert | INSERT INTO m (k, c) VALUES ('a', 1) IF NOT EXISTS | IF NOT EXISTS",
+        "LWT update | UPDATE m SET v = 'x' WHERE k = 'a' AND c = 1 IF v = 'y' | IF",
+        "LWT delete | DELETE FROM m WHERE k = 'a' AND c = 1 IF EXISTS | IF EXISTS",
+        "ALTER TABLE | ALTER TABLE m ADD w int | ALTER TABLE",
+        "DROP TABLE | DROP TABLE m | DROP TABLE",
+        "TRUNCATE | TRUNCATE m | TRUNCATE",
+        "user types | CREATE TYPE address (street text, city text) | type",
+        "secondary indexes | CREATE INDEX ON m (v) | index",
+        "CONTAINS | SELECT * FROM m WHERE k = 'a' AND v CONTAINS 'x' ALLOW FILTERING | CONTAINS",
+        "LIKE | SELECT * FROM m WHERE k = 'a' AND v LIKE 'x%' ALLOW FILTERING | LIKE",
+        "table scan | SELECT * FROM m | scan",
+        "token range | SELECT * FROM m WHERE token(k) > 0 | token",
+        "aggregates | SELECT count(*) FROM m WHERE k = 'a' | count",
+        "GROUP BY | SELECT k FROM m WHERE k = 'a' GROUP BY k | GROUP BY",
+      })
+  void isRefusedAsNotYetSupported(String what, String statement, String feature) {
+    CqlUnsupportedException e =
+        catchThrowableOfType(() -> cql.execute(statement), CqlUnsupportedException.class);
+    assertThat(e).as(statement).isNotNull();
+    assertThat(e.planned()).isTrue();
+    assertThat(CqlErrorCode.of(e)).isEqualTo(CqlErrorCode.INVALID);
+    assertThat(e.reason()).startsWith("not supported yet by Talus: ");
+    assertThat(e.feature()).containsIgnoringCase(feature);
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isPositive();
+    // nothing ran: no table was created or changed, no row written
+    assertThat(t.db.tables()).extracting(x -> x.schema().name()).containsExactly("m");
+    assertThat(cql.execute("SELECT * FROM m WHERE k = 'a'").rows()).isEmpty();
+  }
+}
