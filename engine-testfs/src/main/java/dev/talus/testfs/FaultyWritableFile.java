@@ -2,8 +2,10 @@ package dev.talus.testfs;
 
 import dev.talus.io.WritableFile;
 import dev.talus.testfs.FaultInjectingFs.Fault;
+import dev.talus.testfs.FaultInjectingFs.Op;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,11 +19,14 @@ final class FaultyWritableFile implements WritableFile {
   private final FaultInjectingFs fs;
   final WritableFile file;
   private final FileState state;
+  private final Path path;
   private long appendPosition;
   volatile boolean dead;
 
-  FaultyWritableFile(FaultInjectingFs fs, WritableFile file, FileState state, long appendPosition) {
+  FaultyWritableFile(
+      FaultInjectingFs fs, Path path, WritableFile file, FileState state, long appendPosition) {
     this.fs = fs;
+    this.path = path;
     this.file = file;
     this.state = state;
     this.appendPosition = appendPosition;
@@ -50,7 +55,7 @@ final class FaultyWritableFile implements WritableFile {
     fs.withGate(
         () -> {
           checkUsable("write");
-          Fault fault = fs.nextWriteFault();
+          Fault fault = fs.nextFault(Op.WRITE, path);
           int len = src.remaining();
           if (fault == Fault.TORN_WRITE && len > 0) {
             int prefix = fs.random().nextInt(len);
@@ -93,7 +98,7 @@ final class FaultyWritableFile implements WritableFile {
           synchronized (fs) {
             covered = new ArrayList<>(state.dirty);
           }
-          Fault fault = fs.nextSyncFault();
+          Fault fault = fs.nextFault(Op.SYNC, path);
           if (fault != null) {
             synchronized (fs) {
               state.syncFailed(covered);
