@@ -209,7 +209,7 @@ public final class Database implements Closeable {
 
   /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     setAside.checkNotSetAside(schema.name());
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
@@ -294,7 +294,7 @@ public final class Database implements Closeable {
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
   synchronized void setCompaction(TableStore t, CompactionOptions options) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     TableSchema next = t.schema().withCompaction(options);
     try {
       catalog.put(t.id(), next);

@@ -1,7 +1,6 @@
 package dev.talus.write;
 
 import dev.talus.InvalidQueryException;
-import dev.talus.StorageException;
 import dev.talus.WriteRejectedException;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogFailedException;
@@ -48,7 +47,7 @@ public final class WritePipeline {
 
   /** Validates and applies one write. */
   public void write(TableStore table, WriteRequest req) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
     PartitionUpdate u = validate(table, req, ts, ctx.nowSeconds());
@@ -69,7 +68,7 @@ public final class WritePipeline {
    * and applies them.
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     long shared = ctx.nextTimestamp();
     long now = ctx.nowSeconds();
@@ -79,7 +78,7 @@ public final class WritePipeline {
       long ts = r.timestamp() != null ? checkTimestamp(r.timestamp()) : shared;
       updates.add(validate(tables.get(i), r, ts, now));
     }
-    ctx.checkOpen();
+    ctx.checkWritable();
     long bytes = 0;
     List<Mutation.Entry> entries = new ArrayList<>(updates.size());
     for (int i = 0; i < tables.size(); i++) {
@@ -158,10 +157,8 @@ public final class WritePipeline {
               + " bytes, half a segment); nothing was written. Split it or raise"
               + " commitLogSegmentBytes");
     } catch (CommitLogFailedException e) {
-      throw new StorageException(
-          "the commit log failed and refuses writes until the database is reopened: "
-              + e.getMessage(),
-          e);
+      // fail-stop: this write was not acknowledged, and nothing else is written until a reopen
+      throw ctx.stop("the commit log", e);
     } catch (IllegalStateException e) {
       ctx.checkOpen();
       throw e;

@@ -308,24 +308,7 @@ public final class FaultInjectingFs implements StorageFs {
     return withGate(
         () -> {
           checkAlive("open " + file);
-          ReadableFile r = delegate.openForRead(file);
-          return new ReadableFile() {
-            @Override
-            public int read(ByteBuffer dst, long position) throws IOException {
-              checkAlive("read " + file);
-              return r.read(dst, position);
-            }
-
-            @Override
-            public long size() throws IOException {
-              return r.size();
-            }
-
-            @Override
-            public void close() throws IOException {
-              r.close();
-            }
-          };
+          return new CheckedReadableFile(this, file, delegate.openForRead(file));
         });
   }
 
