@@ -24,7 +24,10 @@ final class ArmedFaults {
   private final Map<Op, PathMatcher> failNamed = new EnumMap<>(Op.class);
   private final Map<Op, Fault> failNamedFault = new EnumMap<>(Op.class);
   private final AtomicLong injected = new AtomicLong();
+  private final AtomicLong mutations = new AtomicLong();
   private Fault allSyncsFault;
+  private long haltAt = -1;
+  private java.util.List<String> recorded;
 
   ArmedFaults() {
     for (Op op : Op.values()) {
@@ -50,7 +53,45 @@ final class ArmedFaults {
     allSyncsFault = Objects.requireNonNull(fault, "fault");
   }
 
+  /** Lets {@code n} more changing operations through; the one after halts the file system. */
+  synchronized void haltAfter(long n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("n must be >= 0, was " + n);
+    }
+    haltAt = mutations.get() + n;
+  }
+
+  /** Starts (or, with false, stops) recording a description of every changing operation. */
+  synchronized void record(boolean on) {
+    recorded = on ? new java.util.ArrayList<>() : null;
+  }
+
+  synchronized java.util.List<String> recorded() {
+    return recorded == null ? java.util.List.of() : java.util.List.copyOf(recorded);
+  }
+
+  long mutations() {
+    return mutations.get();
+  }
+
+  /**
+   * Counts one changing operation (described by {@code what}) and returns true if the file system
+   * must halt instead of doing it.
+   */
+  synchronized boolean mutation(String what) {
+    if (haltAt >= 0 && mutations.get() >= haltAt) {
+      haltAt = -1;
+      return true;
+    }
+    mutations.incrementAndGet();
+    if (recorded != null) {
+      recorded.add(what);
+    }
+    return false;
+  }
+
   synchronized void clear() {
+    haltAt = -1;
     failAt.clear();
     failAtFault.clear();
     failNamed.clear();

@@ -166,6 +166,32 @@ public final class FaultInjectingFs implements StorageFs {
     failEverything = on;
   }
 
+  /**
+   * Crash-point control: lets {@code n} more changing operations (creates, writes, file syncs,
+   * truncations, renames, deletes, directory syncs) through, then halts — that operation and every
+   * later one fails with EIO, as if the machine had stopped just before it — until {@link
+   * #clearFaults}. Follow it with {@link #simulatePowerLoss} (or nothing, for a process crash) to
+   * get the state the disk may be in after a crash at that point.
+   */
+  public void haltAfter(long n) {
+    faults.haltAfter(n);
+  }
+
+  /** Changing operations done so far (a halted one not included). */
+  public long mutationCount() {
+    return faults.mutations();
+  }
+
+  /** Starts or stops recording a one-line description of each changing operation. */
+  public void recordOperations(boolean on) {
+    faults.record(on);
+  }
+
+  /** The changing operations recorded since {@link #recordOperations recordOperations(true)}. */
+  public List<String> recordedOperations() {
+    return faults.recorded();
+  }
+
   /** Disarms every fault. */
   public void clearFaults() {
     faults.clear();
@@ -279,7 +305,7 @@ public final class FaultInjectingFs implements StorageFs {
     Path key = key(file);
     return withGate(
         () -> {
-          checkAlive("create " + file);
+          checkMutation("create " + file);
           WritableFile f = delegate.create(file);
           synchronized (this) {
             FileState st = new FileState();
@@ -318,7 +344,7 @@ public final class FaultInjectingFs implements StorageFs {
     Path dst = key(to);
     withGate(
         () -> {
-          checkAlive("rename " + from);
+          checkMutation("rename " + from + " to " + to);
           inject(Op.RENAME, src, "rename of " + from);
           synchronized (this) {
             FileState st = stateOf(src);
@@ -345,7 +371,7 @@ public final class FaultInjectingFs implements StorageFs {
     Path key = key(file);
     withGate(
         () -> {
-          checkAlive("delete " + file);
+          checkMutation("delete " + file);
           inject(Op.DELETE, key, "delete of " + file);
           synchronized (this) {
             if (delegate.exists(file)) {
@@ -366,7 +392,7 @@ public final class FaultInjectingFs implements StorageFs {
     Path d = key(dir);
     withGate(
         () -> {
-          checkAlive("sync directory " + dir);
+          checkMutation("sync directory " + dir);
           inject(Op.DIRECTORY_SYNC, d, "sync of directory " + dir);
           delegate.syncDirectory(dir);
           synchronized (this) {
@@ -425,6 +451,18 @@ public final class FaultInjectingFs implements StorageFs {
       return action.run();
     } finally {
       gate.readLock().unlock();
+    }
+  }
+
+  /**
+   * {@link #checkAlive}, then counts a changing operation (create, write, sync, truncate, rename,
+   * delete, directory sync) and halts the file system if {@link #haltAfter} says so.
+   */
+  void checkMutation(String op) throws IOException {
+    checkAlive(op);
+    if (faults.mutation(op)) {
+      failEverything = true;
+      checkAlive(op);
     }
   }
 

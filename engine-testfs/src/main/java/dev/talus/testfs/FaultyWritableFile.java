@@ -39,6 +39,11 @@ final class FaultyWritableFile implements WritableFile {
     fs.checkAlive(op);
   }
 
+  private void checkChange(String op) throws IOException {
+    checkUsable(op);
+    fs.checkMutation(op);
+  }
+
   @Override
   public void write(ByteBuffer src) throws IOException {
     long pos = appendPosition;
@@ -54,7 +59,7 @@ final class FaultyWritableFile implements WritableFile {
   public void write(ByteBuffer src, long position) throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("write");
+          checkChange("write " + path.getFileName() + " @" + position + "+" + src.remaining());
           Fault fault = fs.nextFault(Op.WRITE, path);
           int len = src.remaining();
           if (fault == Fault.TORN_WRITE && len > 0) {
@@ -93,7 +98,7 @@ final class FaultyWritableFile implements WritableFile {
   public void sync() throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("sync");
+          checkChange("sync " + path.getFileName());
           List<long[]> covered;
           synchronized (fs) {
             covered = new ArrayList<>(state.dirty);
@@ -117,7 +122,7 @@ final class FaultyWritableFile implements WritableFile {
   public void truncate(long size) throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("truncate");
+          checkChange("truncate " + path.getFileName() + " to " + size);
           file.truncate(size);
           synchronized (fs) {
             state.truncated(size);

@@ -124,6 +124,35 @@ public final class FaultInjector {
     fs.failAllSyncs(map(fault));
   }
 
+  /**
+   * Crash points: lets {@code n} more changing file operations (creates, writes, fsyncs,
+   * truncations, renames, deletes, directory fsyncs) through, then stops the "machine" — that
+   * operation and every later one fails with an I/O error — until {@link #clear()}. Follow it with
+   * {@link #crash}, {@link #crashAndLosePower} or {@link #crashAndLoseAllUnsynced} to get a state
+   * the disk may legally be in after a crash at that point.
+   */
+  public void haltAfter(long n) {
+    fs.haltAfter(n);
+  }
+
+  /** Changing file operations so far (to pick an n for {@link #haltAfter}). */
+  public long changes() {
+    return fs.mutationCount();
+  }
+
+  /**
+   * Starts (true) or stops recording a one-line description of every changing file operation, for
+   * failure messages: {@link #recordedOperations()}.
+   */
+  public void recordOperations(boolean on) {
+    fs.recordOperations(on);
+  }
+
+  /** The changing file operations recorded since {@code recordOperations(true)}, in order. */
+  public java.util.List<String> recordedOperations() {
+    return fs.recordedOperations();
+  }
+
   /** Disarms every fault. */
   public void clear() {
     fs.clearFaults();
