@@ -132,12 +132,17 @@ class CrashStatesTest {
     e.rows.putAll(baseRows.rows);
     TalusDb db = faults.open(options(dir));
     Table t = db.table("t");
-    Batch b = db.batch();
-    for (int i = 0; i < 12; i++) {
-      b.add(t.insert().value("p", i % 3).value("c", 100 + i).value("v", "mem-" + i));
-      e.rows.put((i % 3) * 1000 + 100 + i, "mem-" + i);
+    // 12 rows of 6 KB in batches of 4: they fill more than one 64 KiB commit-log segment, so the
+    // flush also deletes a segment it made redundant
+    for (int round = 0; round < 3; round++) {
+      Batch b = db.batch();
+      for (int i = round * 4; i < round * 4 + 4; i++) {
+        String v = "mem-" + i + "-" + "x".repeat(6000);
+        b.add(t.insert().value("p", i % 3).value("c", 100 + i).value("v", v));
+        e.rows.put((i % 3) * 1000 + 100 + i, v);
+      }
+      b.execute();
     }
-    b.execute();
     return db;
   }
 
