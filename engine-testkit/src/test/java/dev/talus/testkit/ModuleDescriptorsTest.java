@@ -123,7 +123,7 @@ class ModuleDescriptorsTest {
   private static Object call(Object target, String name, Object... args) throws Exception {
     Class<?> type = target instanceof Class<?> c ? c : target.getClass();
     for (Method m : type.getMethods()) {
-      if (m.getName().equals(name) && m.getParameterCount() == args.length) {
+      if (m.getName().equals(name) && accepts(m.getParameterTypes(), args)) {
         try {
           return m.invoke(target instanceof Class<?> ? null : target, args);
         } catch (InvocationTargetException e) {
@@ -132,6 +132,24 @@ class ModuleDescriptorsTest {
       }
     }
     throw new NoSuchMethodException(type.getName() + "." + name);
+  }
+
+  /** Overloads of the same arity exist (eq(String, Object), eq(List, List)): match the types. */
+  private static boolean accepts(Class<?>[] params, Object[] args) {
+    if (params.length != args.length) {
+      return false;
+    }
+    for (int i = 0; i < params.length; i++) {
+      Class<?> p = params[i].isPrimitive() ? boxed(params[i]) : params[i];
+      if (args[i] != null && !p.isInstance(args[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Class<?> boxed(Class<?> primitive) {
+    return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType();
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
