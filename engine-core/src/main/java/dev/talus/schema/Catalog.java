@@ -24,9 +24,15 @@ public final class Catalog {
     this.schemas = new TreeMap<>(schemas);
   }
 
-  /** The catalogue stored in {@code dir}, empty for a new directory. */
+  /**
+   * The catalogue stored in {@code dir}, empty for a new directory. Removes the temporary file a
+   * crash in the middle of a save leaves ({@link SchemaStore#save} writes {@code schema.db.tmp},
+   * then renames it): it was never the schema.
+   */
   public static Catalog load(StorageFs fs, Path dir) throws IOException {
-    return new Catalog(fs, dir, SchemaStore.load(fs, dir));
+    Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir);
+    fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
+    return new Catalog(fs, dir, schemas);
   }
 
   /** Table id → schema, in id order. */

@@ -187,9 +187,7 @@ public final class TableCompactions {
    * the engine's compaction threads.
    */
   public boolean runNextBackground() {
-    if (ctx.isStopped()) {
-      return false; // fail-stop: nothing is written until the database is reopened
-    }
+    ctx.checkWritable(); // after a fail-stop nothing is written until the database is reopened
     Optional<CompactionPlan<ReaderInfo>> plan = nextPlan(true);
     if (plan.isEmpty()) {
       return false;

@@ -6,12 +6,10 @@ import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -266,31 +264,7 @@ public final class FaultInjectingFs implements StorageFs {
           }
         }
         openHandles.clear();
-        for (Iterator<Map.Entry<Path, FileState>> it = files.entrySet().iterator();
-            it.hasNext(); ) {
-          Map.Entry<Path, FileState> e = it.next();
-          Path path = e.getKey();
-          FileState st = e.getValue();
-          if (!st.nameDurable || !delegate.exists(path)) {
-            delegate.delete(path); // (or it was removed behind the wrapper's back)
-            it.remove();
-            continue;
-          }
-          st.applyLoss(delegate, path, rnd);
-        }
-        for (Map.Entry<Path, byte[]> e : restoreOnPowerLoss.entrySet()) {
-          Path path = e.getKey();
-          delegate.delete(path);
-          try (WritableFile f = delegate.create(path)) {
-            f.write(ByteBuffer.wrap(e.getValue()), 0);
-            f.sync();
-          }
-          FileState st = new FileState();
-          st.nameDurable = true;
-          st.syncedSize = e.getValue().length;
-          files.put(path, st);
-        }
-        restoreOnPowerLoss.clear();
+        FileState.loseUnsynced(delegate, files, restoreOnPowerLoss, rnd);
         clearFaults();
       }
     } finally {

@@ -34,10 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Crash states, not only crash moments (after ALICE and CrashMonkey): one operation — a flush with
- * its manifest edit and commit-log cleanup, or a compaction with its manifest swap and deletes — is
- * run once to count its changing file operations (creates, writes, fsyncs, renames, deletes,
- * directory fsyncs), then once per crash point k = 0 … n, halting the file system before operation
- * k + 1. For each crash point the test opens the database in the states the disk may legally be in:
+ * its manifest edit and commit-log cleanup, a compaction with its manifest swap and deletes, a
+ * schema change (a new table with its directory and manifest, then a compaction change), or a run
+ * of acknowledged writes that rolls a commit-log segment — is run once to count its changing file
+ * operations (creates, writes, fsyncs, renames, deletes, directory fsyncs), then once per crash
+ * point k = 0 … n, halting the file system before operation k + 1. For each crash point the test
+ * opens the database in the states the disk may legally be in:
  *
  * <ul>
  *   <li><b>prefix</b> — operations 1 … k all reached the disk, none after (a process crash at k;
@@ -49,21 +51,26 @@ import org.junit.jupiter.api.io.TempDir;
  *       not at all, independently (writes reordered within and across files).
  * </ul>
  *
- * <p>In each state: the database opens; every acknowledged write is there (the rows were written in
- * BATCH mode before the operation started); no deleted row comes back (the compaction purges
+ * <p>In each state: the database opens; every acknowledged write is there (written in BATCH mode:
+ * before the operation, or by it and returned before the crash; the write in flight may or may not
+ * be there) and every schema change that returned; no deleted row comes back (the compaction purges
  * tombstones, so a resurrected input would show its shadowed rows); nothing else appears; no
  * temporary or unlisted SSTable file is left; and writes and a flush work (and a compaction, in the
- * prefix states). The default run checks the durable state at every crash point of the flush and of
- * the compaction, and the prefix and one mixed state at every fourth; the {@code crash} profile
- * ({@code mvn -Pcrash verify}) checks every state at every crash point, with {@code
- * talus.crashstates.seeds} (20) mixed states each.
+ * prefix states). The default run checks the durable state at every crash point of each operation,
+ * and the prefix and one mixed state at every fourth; the {@code crash} profile ({@code mvn -Pcrash
+ * verify}) checks every state at every crash point, with {@code talus.crashstates.seeds} (20) mixed
+ * states each.
  */
 class CrashStatesTest {
   @TempDir Path tmp;
 
   enum Operation {
     FLUSH,
-    COMPACTION
+    COMPACTION,
+    /** Creating a table, then changing another table's compaction strategy (schema.db). */
+    SCHEMA_CHANGE,
+    /** Six acknowledged 20 KB writes, one after the other, rolling a commit-log segment. */
+    COMMIT_LOG_ROLL
   }
 
   enum State {
@@ -86,7 +93,11 @@ class CrashStatesTest {
   }
 
   private static TableSchema schema() {
-    return TableSchema.builder("t")
+    return schema("t");
+  }
+
+  private static TableSchema schema(String name) {
+    return TableSchema.builder(name)
         .partitionKey("p", DataType.INT)
         .clusteringColumn("c", DataType.INT, ClusteringOrder.ASC)
         .column("v", DataType.TEXT)
@@ -98,6 +109,16 @@ class CrashStatesTest {
   /** Rows the database must hold: p * 1000 + c → v. */
   private static final class Expected {
     final TreeMap<Integer, String> rows = new TreeMap<>();
+
+    /** A write that was running when the machine stopped: it may or may not be there. */
+    Integer inFlightKey;
+
+    String inFlightValue;
+
+    /** Schema changes that returned, so must survive. */
+    boolean tableCreated;
+
+    boolean strategyChanged;
   }
 
   private static void put(Table t, Expected e, int p, int c, String v) {
@@ -169,11 +190,38 @@ class CrashStatesTest {
     clock.advance(Duration.ofSeconds(30)); // past gc_grace (0) for every tombstone
   }
 
-  private static void run(Operation op, Table t) {
+  private static void run(Operation op, TalusDb db, Table t, Expected e) {
     switch (op) {
       case FLUSH -> t.flush();
       case COMPACTION -> t.compact();
+      case SCHEMA_CHANGE -> {
+        db.createTable(schema("u"));
+        e.tableCreated = true;
+        t.setCompaction(CompactionOptions.leveled().build());
+        e.strategyChanged = true;
+      }
+      case COMMIT_LOG_ROLL -> {
+        for (int i = 0; i < 6; i++) {
+          String v = "roll-" + i + "-" + "y".repeat(20_000);
+          e.inFlightKey = 1000 + 200 + i;
+          e.inFlightValue = v;
+          put(t, e, 1, 200 + i, v);
+          e.inFlightKey = null;
+        }
+      }
     }
+  }
+
+  /** Null if the schema changes that returned survived, else what is missing. */
+  private static String schemaDiff(TalusDb db, Expected e) {
+    if (e.tableCreated && db.findTable("u").isEmpty()) {
+      return "created table u lost";
+    }
+    CompactionOptions.Strategy s = db.table("t").schema().compaction().strategy();
+    if (e.strategyChanged && s != CompactionOptions.Strategy.LEVELED) {
+      return "compaction change of t lost: " + s;
+    }
+    return null;
   }
 
   /** The changing file operations the operation makes, counted on a fault-free run. */
@@ -183,7 +231,7 @@ class CrashStatesTest {
     try (TalusDb db = openPrepared(faults, dir, new Expected())) {
       Table t = db.table("t");
       long before = faults.changes();
-      run(op, t);
+      run(op, db, t, new Expected());
       return faults.changes() - before;
     }
   }
@@ -245,7 +293,7 @@ class CrashStatesTest {
     faults.recordOperations(true);
     faults.haltAfter(k);
     try {
-      run(op, t);
+      run(op, db, t, e);
     } catch (RuntimeException expected) {
       // the "machine" stopped in the middle of the operation
     }
@@ -260,8 +308,15 @@ class CrashStatesTest {
     try (TalusDb reopened = faults.open(options(dir))) {
       Table rt = reopened.table("t");
       String d = diff(rt, e);
+      if (d == null) {
+        d = schemaDiff(reopened, e);
+      }
       if (d != null) {
         return d + " (last operation done: " + last + ")";
+      }
+      if (e.inFlightKey != null) {
+        e.rows.remove(e.inFlightKey); // settled: the writes below must not bring it back
+        rt.delete().eq("p", e.inFlightKey / 1000).eq("c", e.inFlightKey % 1000).execute();
       }
       String stray = strayFiles(dir, rt);
       if (stray != null) {
@@ -289,6 +344,9 @@ class CrashStatesTest {
       for (ResultRow r : t.select().eq("p", p).execute()) {
         got.put(p * 1000 + r.getInt("c"), r.getString("v"));
       }
+    }
+    if (e.inFlightKey != null && e.inFlightValue.equals(got.get(e.inFlightKey))) {
+      got.remove(e.inFlightKey); // not acknowledged, but it may have reached the disk
     }
     if (got.equals(e.rows)) {
       return null;
@@ -354,6 +412,16 @@ class CrashStatesTest {
   @Test
   void everyCrashPointOfACompaction() {
     enumerate(Operation.COMPACTION, 1, 4);
+  }
+
+  @Test
+  void everyCrashPointOfASchemaChange() {
+    enumerate(Operation.SCHEMA_CHANGE, 1, 4);
+  }
+
+  @Test
+  void everyCrashPointOfACommitLogRoll() {
+    enumerate(Operation.COMMIT_LOG_ROLL, 1, 4);
   }
 
   @Test

@@ -94,6 +94,8 @@ class FsyncFailureIsFinalTest {
             () -> db.batch().add(t.insert().value("p", 1).value("c", 1).value("v", "no")).execute(),
             t::flush,
             t::compact,
+            t::runNextCompaction,
+            t::awaitCompactions,
             () -> t.setCompaction(CompactionOptions.leveled().build()),
             () -> db.createTable(schema("other")));
     for (Runnable r : refused) {
