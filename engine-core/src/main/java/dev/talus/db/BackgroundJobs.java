@@ -126,6 +126,17 @@ final class BackgroundJobs implements FlushTrigger {
   }
 
   @Override
+  public void memtablesOverHalf() {
+    long active = 0;
+    for (TableStore t : db.stores()) {
+      active += t.activeMemtableBytes();
+    }
+    if (active > ctx.options().memtableSpaceBytes() / 2) {
+      flushLargest();
+    }
+  }
+
+  @Override
   public void checkCommitLogSpace() {
     CommitLog log = db.commitLog();
     if (log.totalBytes() <= ctx.options().commitLogTotalSpaceBytes()) {

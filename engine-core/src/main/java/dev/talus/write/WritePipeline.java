@@ -175,7 +175,7 @@ public final class WritePipeline {
    */
   private void afterWrite() {
     if (budget.overHalf()) {
-      flushes.flushLargest();
+      flushes.memtablesOverHalf();
     }
     if ((writesSinceLogCheck.incrementAndGet() & 1023) == 0) {
       flushes.checkCommitLogSpace();
