@@ -1,6 +1,7 @@
 package dev.talus.db;
 
 import dev.talus.CompactionOptions;
+import dev.talus.DataType;
 import dev.talus.DirectoryLockedException;
 import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
@@ -10,6 +11,7 @@ import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
+import dev.talus.UserType;
 import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
@@ -207,10 +209,71 @@ public final class Database implements Closeable {
     return byId.get(id);
   }
 
+  /** Creates a user type; with {@code ifNotExists}, an identical existing one is fine. */
+  public synchronized UserType createType(UserType type, boolean ifNotExists) {
+    ctx.checkOpen();
+    UserType existing = catalog.types().get(type.name());
+    if (existing != null) {
+      if (ifNotExists && existing.equals(type)) {
+        return existing;
+      }
+      throw new InvalidSchemaException(
+          "A user type of name "
+              + type.name()
+              + " already exists"
+              + (existing.equals(type) ? "" : ": " + existing));
+    }
+    for (DataType f : type.fieldTypes()) {
+      checkTypesDefined(f, "user type " + type.name());
+    }
+    try {
+      catalog.putType(type);
+    } catch (IOException e) {
+      throw new StorageException("cannot create type " + type.name() + ": " + e.getMessage(), e);
+    }
+    return type;
+  }
+
+  /** Every user type, in creation order. */
+  public synchronized List<UserType> types() {
+    ctx.checkOpen();
+    return List.copyOf(catalog.types().values());
+  }
+
+  /** Every user type {@code t} mentions must be the one defined under its name. */
+  private void checkTypesDefined(DataType t, String where) {
+    if (t.kind() == DataType.Kind.UDT) {
+      UserType defined = catalog.types().get(t.userType().name());
+      if (defined == null) {
+        throw new InvalidSchemaException(
+            "Unknown type "
+                + t.userType().name()
+                + " in "
+                + where
+                + ": create it first with TalusDb.createType");
+      }
+      if (!defined.equals(t.userType())) {
+        throw new InvalidSchemaException(
+            "user type "
+                + t.userType().name()
+                + " in "
+                + where
+                + " differs from the one defined on the database: "
+                + defined);
+      }
+    }
+    for (DataType c : t.componentTypes()) {
+      checkTypesDefined(c, where);
+    }
+  }
+
   /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
     ctx.checkWritable();
     setAside.checkNotSetAside(schema.name());
+    for (var c : schema.columns()) {
+      checkTypesDefined(c.type(), "table " + schema.name());
+    }
     TableHandle existing = tables.get(schema.name());
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {

@@ -74,7 +74,7 @@ final class DirectoryVerifier {
     Map<Path, String> tables = new TreeMap<>();
     Path file = dir.resolve(SchemaStore.FILE);
     try {
-      Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir);
+      Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir).tables();
       report(null, "schema", file, size(file), null);
       for (Map.Entry<Integer, TableSchema> e : schemas.entrySet()) {
         String name = e.getValue().name();

@@ -1,15 +1,18 @@
 package dev.talus.schema;
 
 import dev.talus.TableSchema;
+import dev.talus.UserType;
 import dev.talus.io.StorageFs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The catalogue of a data directory: every table's id and schema, persisted in {@code schema.db}
+ * The catalogue of a data directory: every user-defined type (in creation order, so a type's fields
+ * only name types before it) and every table's id and schema, persisted in {@code schema.db}
  * ({@link SchemaStore}). A change is saved before it is taken: if the save fails, the catalogue is
  * unchanged. Not thread-safe; the database serialises schema changes.
  */
@@ -17,11 +20,13 @@ public final class Catalog {
   private final StorageFs fs;
   private final Path dir;
   private final TreeMap<Integer, TableSchema> schemas;
+  private final LinkedHashMap<String, UserType> types;
 
-  private Catalog(StorageFs fs, Path dir, Map<Integer, TableSchema> schemas) {
+  private Catalog(StorageFs fs, Path dir, SchemaStore.Content content) {
     this.fs = fs;
     this.dir = dir;
-    this.schemas = new TreeMap<>(schemas);
+    this.schemas = new TreeMap<>(content.tables());
+    this.types = new LinkedHashMap<>(content.types());
   }
 
   /**
@@ -33,6 +38,19 @@ public final class Catalog {
     Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir);
     fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
     return new Catalog(fs, dir, schemas);
+  }
+
+  /** User type name → type, in creation order. */
+  public Map<String, UserType> types() {
+    return Collections.unmodifiableMap(types);
+  }
+
+  /** Saves the catalogue with user type {@code type} added, then takes the change. */
+  public void putType(UserType type) throws IOException {
+    LinkedHashMap<String, UserType> next = new LinkedHashMap<>(types);
+    next.put(type.name(), type);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(next, schemas));
+    types.put(type.name(), type);
   }
 
   /** Table id → schema, in id order. */
@@ -49,7 +67,7 @@ public final class Catalog {
   public void put(int id, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     next.put(id, schema);
-    SchemaStore.save(fs, dir, next);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(types, next));
     schemas.put(id, schema);
   }
 }

@@ -6,6 +6,7 @@ import dev.talus.CompactionOptions;
 import dev.talus.Compression;
 import dev.talus.DataType;
 import dev.talus.TableSchema;
+import dev.talus.UserType;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
@@ -21,32 +22,45 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Persists every table's schema in {@code schema.db}: magic, version, the tables, and a CRC32C of
- * everything before it ({@link FileFormat}'s trailer). Rewritten whole on each change through a
- * temporary file, a sync, an atomic rename and a directory sync, so a crash leaves the old or the
- * new schema. Not thread-safe; the engine serialises schema changes.
+ * Persists every user type and table schema in {@code schema.db}: magic, version, the user types
+ * (version 3), the tables, and a CRC32C of everything before it ({@link FileFormat}'s trailer).
+ * Rewritten whole on each change through a temporary file, a sync, an atomic rename and a directory
+ * sync, so a crash leaves the old or the new schema. Not thread-safe; the engine serialises schema
+ * changes.
+ *
+ * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3 (user
+ * types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static columns). Every
+ * version is read; a newer one is refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
+
+  /** Version 2 named column types by their constant name and had no user types. */
+  private static final int VERSION_2 = 2;
 
   /** Version 1 had no partition guardrails; it is still read. */
   private static final int VERSION_1 = 1;
 
   private SchemaStore() {}
 
-  /** Table id → schema, or empty for a new directory. */
-  public static Map<Integer, TableSchema> load(StorageFs fs, Path dir) throws IOException {
+  /** What the file holds: user types in creation order, and table id → schema. */
+  public record Content(Map<String, UserType> types, Map<Integer, TableSchema> tables) {}
+
+  /** The stored user types and tables, or empty for a new directory. */
+  public static Content load(StorageFs fs, Path dir) throws IOException {
     Path file = dir.resolve(FILE);
     Map<Integer, TableSchema> out = new TreeMap<>();
+    Map<String, UserType> types = new LinkedHashMap<>();
     if (!fs.exists(file)) {
-      return out;
+      return new Content(types, out);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -64,24 +78,63 @@ public final class SchemaStore {
         throw corrupt(file, 0, "not a Talus schema file (bad magic)");
       }
       int version = in.readInt();
-      if (version != VERSION && version != VERSION_1) {
+      if (version > VERSION) {
+        throw corrupt(
+            file,
+            4,
+            "schema format version "
+                + version
+                + " is newer than this build reads (1 to "
+                + VERSION
+                + "): it was written by a newer Talus");
+      }
+      if (version < VERSION_1) {
         throw corrupt(file, 4, "unsupported schema format version " + version);
+      }
+      if (version >= VERSION) {
+        int nt = in.readInt();
+        for (int i = 0; i < nt; i++) {
+          UserType t = readType(in, types);
+          types.put(t.name(), t);
+        }
       }
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
-        out.put(id, readSchema(in, version));
+        out.put(id, readSchema(in, version, types));
       }
+    } catch (IllegalArgumentException | dev.talus.InvalidSchemaException e) {
+      throw corrupt(file, 0, "undecodable type: " + e.getMessage());
     }
-    return out;
+    return new Content(types, out);
   }
 
-  public static void save(StorageFs fs, Path dir, Map<Integer, TableSchema> tables)
+  private static UserType readType(DataInputStream in, Map<String, UserType> known)
       throws IOException {
+    UserType.Builder b = UserType.builder(in.readUTF());
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      String field = in.readUTF();
+      b.field(field, TypeParser.parse(in.readUTF(), known));
+    }
+    return b.build();
+  }
+
+  public static void save(StorageFs fs, Path dir, Content content) throws IOException {
+    Map<Integer, TableSchema> tables = content.tables();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
+      out.writeInt(content.types().size());
+      for (UserType t : content.types().values()) {
+        out.writeUTF(t.name());
+        out.writeInt(t.fieldNames().size());
+        for (int i = 0; i < t.fieldNames().size(); i++) {
+          out.writeUTF(t.fieldNames().get(i));
+          out.writeUTF(t.fieldTypes().get(i).cqlName());
+        }
+      }
       out.writeInt(tables.size());
       for (Map.Entry<Integer, TableSchema> e : tables.entrySet()) {
         out.writeInt(e.getKey());
@@ -109,7 +162,7 @@ public final class SchemaStore {
     out.writeInt(cols.size());
     for (ColumnDef c : cols) {
       out.writeUTF(c.name());
-      out.writeUTF(c.type().name());
+      out.writeUTF(c.type().cqlName());
       out.writeUTF(c.kind().name());
       out.writeUTF(c.order().name());
     }
@@ -149,15 +202,18 @@ public final class SchemaStore {
     return v < 0 ? null : v;
   }
 
-  private static TableSchema readSchema(DataInputStream in, int version) throws IOException {
+  private static TableSchema readSchema(
+      DataInputStream in, int version, Map<String, UserType> types) throws IOException {
     TableSchema.Builder b = TableSchema.builder(in.readUTF());
     int n = in.readInt();
     List<ColumnDef> cols = new ArrayList<>();
     for (int i = 0; i < n; i++) {
+      String name = in.readUTF();
+      String type = in.readUTF();
       cols.add(
           new ColumnDef(
-              in.readUTF(),
-              DataType.valueOf(in.readUTF()),
+              name,
+              version >= VERSION ? TypeParser.parse(type, types) : DataType.valueOf(type),
               ColumnDef.Kind.valueOf(in.readUTF()),
               ClusteringOrder.valueOf(in.readUTF())));
     }
@@ -166,6 +222,7 @@ public final class SchemaStore {
         case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
         case CLUSTERING -> b.clusteringColumn(c.name(), c.type(), c.order());
         case REGULAR -> b.column(c.name(), c.type());
+        case STATIC -> b.staticColumn(c.name(), c.type());
       }
     }
     b.defaultTimeToLive(Duration.ofSeconds(in.readLong()));
@@ -210,7 +267,7 @@ public final class SchemaStore {
     int warn = in.readInt();
     int fail = in.readInt();
     b.tombstoneThresholds(warn, fail);
-    if (version >= VERSION) {
+    if (version >= VERSION_2) {
       b.partitionSizeThresholds(readOptionalLong(in), readOptionalLong(in));
       b.partitionRowsThresholds(readOptionalLong(in), readOptionalLong(in));
     }
