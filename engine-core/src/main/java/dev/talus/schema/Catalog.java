@@ -35,9 +35,9 @@ public final class Catalog {
    * then renames it): it was never the schema.
    */
   public static Catalog load(StorageFs fs, Path dir) throws IOException {
-    Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir);
+    SchemaStore.Content content = SchemaStore.load(fs, dir);
     fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
-    return new Catalog(fs, dir, schemas);
+    return new Catalog(fs, dir, content);
   }
 
   /** User type name → type, in creation order. */
