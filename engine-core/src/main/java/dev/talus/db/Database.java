@@ -250,7 +250,7 @@ public final class Database implements Closeable {
    * schema without a keyspace goes to the default keyspace, which is created the first time.
    */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     schema = keyspaces.placeTable(catalog, schema, ctx.options().defaultKeyspace(), byId.values());
     setAside.checkNotSetAside(qualified(schema));
     for (var c : schema.columns()) {
@@ -373,7 +373,7 @@ public final class Database implements Closeable {
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
   synchronized void setCompaction(TableStore t, CompactionOptions options) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     TableSchema next = t.schema().withCompaction(options);
     try {
       catalog.put(t.id(), next);

@@ -41,10 +41,13 @@ public final class Catalog {
   /**
    * The catalogue stored in {@code dir}, empty for a new directory. Tables stored before keyspaces
    * existed are put in {@code defaultKeyspace}, which is then created (SimpleStrategy, one replica,
-   * durable writes) if it is missing; the file is rewritten at the next schema change.
+   * durable writes) if it is missing; the file is rewritten at the next schema change. Removes the
+   * temporary file a crash in the middle of a save leaves ({@link SchemaStore#save} writes {@code
+   * schema.db.tmp}, then renames it): it was never the schema.
    */
   public static Catalog load(StorageFs fs, Path dir, String defaultKeyspace) throws IOException {
     SchemaStore.Content stored = SchemaStore.load(fs, dir);
+    fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
     Map<String, KeyspaceSchema> keyspaces = new TreeMap<>(stored.keyspaces());
     Map<Integer, TableSchema> tables = new TreeMap<>();
     for (Map.Entry<Integer, TableSchema> e : stored.tables().entrySet()) {

@@ -1,7 +1,6 @@
 package dev.talus.write;
 
 import dev.talus.InvalidQueryException;
-import dev.talus.StorageException;
 import dev.talus.WriteRejectedException;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogFailedException;
@@ -109,7 +108,7 @@ public final class WritePipeline {
 
   /** Validates and applies one write. */
   public void write(TableStore table, WriteRequest req) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     TreeSet<Integer> stripes = counterStripes(List.of(table), List.of(req));
     lock(stripes);
@@ -138,7 +137,7 @@ public final class WritePipeline {
    * and applies them.
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     TreeSet<Integer> stripes = counterStripes(tables, requests);
     List<TableStore> order;
@@ -172,7 +171,7 @@ public final class WritePipeline {
       t.guardrails().checkWrite(u);
       updates.add(u);
     }
-    ctx.checkOpen();
+    ctx.checkWritable();
     long bytes = 0;
     List<Mutation.Entry> entries = new ArrayList<>(updates.size());
     for (int i = 0; i < tables.size(); i++) {
@@ -275,10 +274,8 @@ public final class WritePipeline {
               + " bytes, half a segment); nothing was written. Split it or raise"
               + " commitLogSegmentBytes");
     } catch (CommitLogFailedException e) {
-      throw new StorageException(
-          "the commit log failed and refuses writes until the database is reopened: "
-              + e.getMessage(),
-          e);
+      // fail-stop: this write was not acknowledged, and nothing else is written until a reopen
+      throw ctx.stop("the commit log", e);
     } catch (IllegalStateException e) {
       ctx.checkOpen();
       throw e;
