@@ -7,7 +7,8 @@
 #   engine-bench/ycsb.sh --workloads a,c --threads 4 --sync group
 #
 # Options: --scale X, --records N, --ops N, --threads N (default 2), --workloads a,b,c,d,e,f,
-# --engines talus,rocksdb, --sync periodic|group|batch, --compaction lcs|stcs, --dir DIR.
+# --engines talus,rocksdb, --sync periodic|group|batch, --compaction lcs|stcs, --dir DIR,
+# --reps N (default 3: median [min-max]), --no-warmup (skip the discarded pass at 1/5 of the counts).
 # JAVA_OPTS overrides the JVM options (default -Xmx4g: Talus keeps its 128 MiB of memtables and
 # its 256 MiB chunk cache on the heap).
 set -euo pipefail

@@ -68,7 +68,7 @@ public final class Buckets {
     Objects.requireNonNull(unit, "unit");
     Objects.requireNonNull(t, "t");
     Instant start = truncate(unit, t);
-    return switch (columnType) {
+    return switch (columnType.kind()) {
       case TIMESTAMP -> start;
       case DATE -> {
         if (unit == TimeBucket.HOUR) {

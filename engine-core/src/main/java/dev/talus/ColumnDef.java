@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param name the column name (letters, digits, underscore; at most 48 characters)
  * @param type the column type
- * @param kind partition key, clustering or regular column
+ * @param kind partition key, clustering, static or regular column
  * @param order the clustering order; {@link ClusteringOrder#ASC} for other kinds
  */
 public record ColumnDef(String name, DataType type, Kind kind, ClusteringOrder order) {
@@ -16,7 +16,9 @@ public record ColumnDef(String name, DataType type, Kind kind, ClusteringOrder o
   public enum Kind {
     PARTITION_KEY,
     CLUSTERING,
-    REGULAR
+    REGULAR,
+    /** One value per partition, shared by all its rows (Cassandra's {@code STATIC}). */
+    STATIC
   }
 
   public ColumnDef {
@@ -27,7 +29,11 @@ public record ColumnDef(String name, DataType type, Kind kind, ClusteringOrder o
   }
 
   public boolean isPrimaryKey() {
-    return kind != Kind.REGULAR;
+    return kind == Kind.PARTITION_KEY || kind == Kind.CLUSTERING;
+  }
+
+  public boolean isStatic() {
+    return kind == Kind.STATIC;
   }
 
   @Override

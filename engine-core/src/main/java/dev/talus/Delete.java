@@ -1,5 +1,6 @@
 package dev.talus;
 
+import dev.talus.request.ElementOp;
 import dev.talus.request.Restriction;
 import dev.talus.request.WriteRequest;
 import java.util.ArrayList;
@@ -11,7 +12,10 @@ import java.util.List;
  *
  * <ul>
  *   <li>only the partition key: the whole partition;
- *   <li>the full primary key: one row (or, with {@link #columns}, those columns of it);
+ *   <li>the full primary key: one row (or, with {@link #columns}, those columns of it; with {@link
+ *       #element}, one element of a collection or user type);
+ *   <li>only the partition key with {@link #columns} or {@link #element} of static columns: those
+ *       static columns;
  *   <li>a clustering prefix by equality, optionally with a range on the next clustering column: a
  *       range of rows (one range tombstone).
  * </ul>
@@ -22,6 +26,7 @@ public final class Delete {
   private final Table table;
   private final List<Restriction> where = new ArrayList<>();
   private final List<String> columns = new ArrayList<>();
+  private final List<ElementOp> elements = new ArrayList<>();
   private Long timestamp;
 
   Delete(Table table) {
@@ -59,6 +64,19 @@ public final class Delete {
     return this;
   }
 
+  /**
+   * Deletes one element instead of the row: a map entry by key ({@code DELETE m[k]}), a set element
+   * ({@code DELETE s[e]}), a list element by position ({@code DELETE l[i]}, which reads the list
+   * first), or a field of a non-frozen user type ({@code DELETE u.f}, by field name).
+   */
+  public Delete element(String column, Object keyIndexOrField) {
+    if (keyIndexOrField == null) {
+      throw new InvalidQueryException("Invalid null value for the element of " + column);
+    }
+    elements.add(new ElementOp(ElementOp.Kind.DELETE_ELEMENT, column, keyIndexOrField, null));
+    return this;
+  }
+
   /** Use this deletion timestamp (microseconds) instead of the engine clock's. */
   public Delete timestamp(long micros) {
     this.timestamp = micros;
@@ -71,7 +89,8 @@ public final class Delete {
   }
 
   WriteRequest request() {
-    return new WriteRequest(WriteRequest.Kind.DELETE, where, null, columns, null, timestamp);
+    return new WriteRequest(
+        WriteRequest.Kind.DELETE, where, null, columns, null, timestamp, elements);
   }
 
   Table table() {

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -78,6 +80,60 @@ public interface ResultRow {
 
   default byte[] getBytes(String column) {
     return get(column, byte[].class);
+  }
+
+  /**
+   * A set column (frozen or not) as an immutable {@link Set} in element order, or null (an empty
+   * non-frozen set reads as null).
+   *
+   * @throws InvalidQueryException if the column is no set or an element is no {@code elementType}
+   */
+  @SuppressWarnings("unchecked")
+  default <T> Set<T> getSet(String column, Class<T> elementType) {
+    Set<?> s = get(column, Set.class);
+    return s == null ? null : (Set<T>) ResultRows.checkElements(column, s, elementType);
+  }
+
+  /**
+   * A list column (frozen or not) or a non-float vector as an immutable {@link List}, or null.
+   *
+   * @throws InvalidQueryException if the column is no list or an element is no {@code elementType}
+   */
+  @SuppressWarnings("unchecked")
+  default <T> List<T> getList(String column, Class<T> elementType) {
+    List<?> l = get(column, List.class);
+    return l == null ? null : (List<T>) ResultRows.checkElements(column, l, elementType);
+  }
+
+  /**
+   * A map column (frozen or not) as an immutable {@link Map} in key order, or null.
+   *
+   * @throws InvalidQueryException if the column is no map or a key or value has another class
+   */
+  @SuppressWarnings("unchecked")
+  default <K, V> Map<K, V> getMap(String column, Class<K> keyType, Class<V> valueType) {
+    Map<?, ?> m = get(column, Map.class);
+    if (m == null) {
+      return null;
+    }
+    ResultRows.checkElements(column, m.keySet(), keyType);
+    ResultRows.checkElements(column, m.values(), valueType);
+    return (Map<K, V>) m;
+  }
+
+  /** A tuple column, or null. */
+  default TupleValue getTuple(String column) {
+    return get(column, TupleValue.class);
+  }
+
+  /** A user-type column (frozen or not), or null. */
+  default UdtValue getUdt(String column) {
+    return get(column, UdtValue.class);
+  }
+
+  /** A {@code vector<float, n>} column as a copy of its floats (like a blob's bytes), or null. */
+  default float[] getFloatVector(String column) {
+    return get(column, float[].class);
   }
 
   /** True if {@code column} has no value in this row. */

@@ -3,6 +3,7 @@ package dev.talus;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
+import dev.talus.request.Selector;
 import dev.talus.request.TupleRestriction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,11 +31,17 @@ import java.util.Optional;
  *       #orderBy}); with {@link #in} on the partition key and an order, the rows of all the
  *       partitions are merged into that order;
  *   <li>conditions on regular columns, and clustering restrictions that break rule 2, filter rows
- *       inside the named partitions and need {@link #allowFiltering()}.
+ *       inside the named partitions and need {@link #allowFiltering()}; so do {@link #contains} and
+ *       {@link #containsKey} on collections.
  * </ol>
  *
- * A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix. Not
- * thread-safe; build and execute it on one thread.
+ * <p>Parts of a column can be selected: {@link #element} of a set or map ({@code m['k']}), {@link
+ * #elementRange} ({@code s['a'..'c']}) and {@link #field} of a user type ({@code u.f}); they come
+ * after the {@link #columns} in the result, named as in CQL (e.g. {@code m['k']}). The whole column
+ * is read and the part taken from it.
+ *
+ * <p>A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix.
+ * Not thread-safe; build and execute it on one thread.
  */
 public final class Select {
   private final Table table;
@@ -48,6 +55,7 @@ public final class Select {
   private PagingState pagingState;
   private boolean allowFiltering;
   private int perPartitionLimit = Integer.MAX_VALUE;
+  private final List<Selector> selectors = new ArrayList<>();
 
   Select(Table table) {
     this.table = table;
@@ -139,7 +147,46 @@ public final class Select {
     return this;
   }
 
-  /** Return only these columns (default: all). */
+  /**
+   * A collection holds {@code value} (a set or list element, a map value): CQL's {@code CONTAINS},
+   * a filter that needs {@link #allowFiltering()}.
+   */
+  public Select contains(String column, Object value) {
+    return add(column, Restriction.Op.CONTAINS, Collections.singletonList(value));
+  }
+
+  /**
+   * A map holds the key {@code key}: CQL's {@code CONTAINS KEY}, with {@link #allowFiltering()}.
+   */
+  public Select containsKey(String column, Object key) {
+    return add(column, Restriction.Op.CONTAINS_KEY, Collections.singletonList(key));
+  }
+
+  /**
+   * Selects one element of a set or map column ({@code m['k']}): the map's value for the key, or
+   * the set element if present; null otherwise. Named {@code column[literal]} in the result.
+   */
+  public Select element(String column, Object key) {
+    selectors.add(new Selector(Selector.Kind.ELEMENT, column, key, null, null));
+    return this;
+  }
+
+  /**
+   * Selects the elements of a set, or entries of a map, between two keys, both inclusive; a null
+   * bound is open ({@code s['a'..'c']}, {@code m[..'c']}). Null if none is in range.
+   */
+  public Select elementRange(String column, Object from, Object to) {
+    selectors.add(new Selector(Selector.Kind.RANGE, column, null, from, to));
+    return this;
+  }
+
+  /** Selects one field of a user-type column ({@code u.f}), named {@code column.field}. */
+  public Select field(String column, String field) {
+    selectors.add(new Selector(Selector.Kind.FIELD, column, field, null, null));
+    return this;
+  }
+
+  /** Return only these columns (default: all, unless only parts of columns are selected). */
   public Select columns(String... names) {
     Collections.addAll(columns, names);
     return this;
@@ -240,7 +287,8 @@ public final class Select {
                     pageSize,
                     pagingState == null ? null : pagingState.bytes(),
                     allowFiltering,
-                    perPartitionLimit));
+                    perPartitionLimit,
+                    List.copyOf(selectors)));
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
   }

@@ -32,6 +32,8 @@ public final class TableSchema {
   private final List<ColumnDef> partitionKey;
   private final List<ColumnDef> clustering;
   private final List<ColumnDef> regular;
+  private final List<ColumnDef> statics;
+  private final List<ColumnDef> nonKey;
   private final Map<String, ColumnDef> byName;
   private final Duration defaultTimeToLive;
   private final Duration gcGrace;
@@ -45,14 +47,16 @@ public final class TableSchema {
   private final Long partitionRowsWarn;
   private final Long partitionRowsFail;
 
-  private TableSchema(Builder b, List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> reg) {
+  private TableSchema(Builder b, List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> nonKey) {
     this.keyspace = b.keyspace;
     this.name = b.name;
     this.partitionKey = List.copyOf(pk);
     this.clustering = List.copyOf(ck);
-    this.regular = List.copyOf(reg);
+    this.nonKey = List.copyOf(nonKey);
+    this.regular = nonKey.stream().filter(c -> c.kind() == ColumnDef.Kind.REGULAR).toList();
+    this.statics = nonKey.stream().filter(ColumnDef::isStatic).toList();
     Map<String, ColumnDef> m = new HashMap<>();
-    for (ColumnDef c : columns(pk, ck, reg)) {
+    for (ColumnDef c : columns(pk, ck, nonKey)) {
       m.put(c.name(), c);
     }
     this.byName = Collections.unmodifiableMap(m);
@@ -113,13 +117,31 @@ public final class TableSchema {
     return clustering;
   }
 
+  /** The regular (non-key, non-static) columns, in declaration order. */
   public List<ColumnDef> regularColumns() {
     return regular;
   }
 
-  /** Every column: partition key, clustering, then regular columns, in declaration order. */
+  /** The static columns (one value per partition), in declaration order. */
+  public List<ColumnDef> staticColumns() {
+    return statics;
+  }
+
+  /** The regular and static columns together, in declaration order. */
+  public List<ColumnDef> nonKeyColumns() {
+    return nonKey;
+  }
+
+  /** True if the table's non-key columns are counters (then all of them are). */
+  public boolean isCounterTable() {
+    return !nonKey.isEmpty() && nonKey.get(0).type().kind() == DataType.Kind.COUNTER;
+  }
+
+  /**
+   * Every column: partition key, clustering, then regular and static columns in declaration order.
+   */
   public List<ColumnDef> columns() {
-    return columns(partitionKey, clustering, regular);
+    return columns(partitionKey, clustering, nonKey);
   }
 
   public Optional<ColumnDef> column(String columnName) {
@@ -209,6 +231,7 @@ public final class TableSchema {
         case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
         case CLUSTERING -> b.clusteringColumn(c.name(), c.type(), c.order());
         case REGULAR -> b.column(c.name(), c.type());
+        case STATIC -> b.staticColumn(c.name(), c.type());
       }
     }
     return b.defaultTimeToLive(defaultTimeToLive)
@@ -246,7 +269,7 @@ public final class TableSchema {
         + ", clustering="
         + clustering
         + ", columns="
-        + regular
+        + nonKey
         + ", defaultTimeToLive="
         + defaultTimeToLive
         + ", gcGrace="
@@ -278,7 +301,7 @@ public final class TableSchema {
     private String keyspace;
     private final List<ColumnDef> pk = new ArrayList<>();
     private final List<ColumnDef> ck = new ArrayList<>();
-    private final List<ColumnDef> reg = new ArrayList<>();
+    private final List<ColumnDef> nonKey = new ArrayList<>();
     private Duration defaultTimeToLive = Duration.ZERO;
     private Duration gcGrace = Duration.ofDays(10);
     private CompactionOptions compaction = CompactionOptions.defaults();
@@ -323,7 +346,17 @@ public final class TableSchema {
 
     /** Adds a regular column. */
     public Builder column(String column, DataType type) {
-      reg.add(new ColumnDef(column, type, ColumnDef.Kind.REGULAR, ClusteringOrder.ASC));
+      nonKey.add(new ColumnDef(column, type, ColumnDef.Kind.REGULAR, ClusteringOrder.ASC));
+      return this;
+    }
+
+    /**
+     * Adds a static column: one value per partition, shared by all its rows, written with or
+     * without a clustering key. Row and range deletions leave it alone; a partition deletion
+     * deletes it. Only a table with clustering columns can have static columns.
+     */
+    public Builder staticColumn(String column, DataType type) {
+      nonKey.add(new ColumnDef(column, type, ColumnDef.Kind.STATIC, ClusteringOrder.ASC));
       return this;
     }
 
@@ -399,7 +432,7 @@ public final class TableSchema {
             "table " + name + " has no partition key: add at least one partitionKey(...) column");
       }
       java.util.Set<String> seen = new java.util.HashSet<>();
-      for (ColumnDef c : columns(pk, ck, reg)) {
+      for (ColumnDef c : columns(pk, ck, nonKey)) {
         if (!isValidName(c.name())) {
           throw new InvalidSchemaException(
               "invalid column name '"
@@ -413,16 +446,10 @@ public final class TableSchema {
               "column " + c.name() + " is declared twice in table " + name);
         }
         if (c.isPrimaryKey() && !c.type().canBeKey()) {
-          throw new InvalidSchemaException(
-              "column "
-                  + c.name()
-                  + " of type "
-                  + c.type().cqlName()
-                  + " cannot be part of the primary key of "
-                  + name
-                  + " (it has no total order); make it a regular column");
+          throw new InvalidSchemaException(SchemaRules.notAKey(name, c));
         }
       }
+      SchemaRules.checkValueKinds(name, ck, nonKey, defaultTimeToLive);
       if (defaultTimeToLive.isNegative() || defaultTimeToLive.compareTo(MAX_TTL) > 0) {
         throw new InvalidSchemaException(
             "defaultTimeToLive must be between 0 and "
@@ -453,7 +480,7 @@ public final class TableSchema {
       }
       checkGuardrail("partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
       checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
-      return new TableSchema(this, pk, ck, reg);
+      return new TableSchema(this, pk, ck, nonKey);
     }
   }
 

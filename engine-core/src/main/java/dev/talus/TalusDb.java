@@ -105,6 +105,30 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Creates a user-defined type, stored with the schema, for tables to use ({@link DataType#udt}).
+   * Fails with {@link InvalidSchemaException} if a type of that name exists, or a field names a
+   * user type not created yet. Types cannot be altered or dropped.
+   */
+  public UserType createType(UserType type) {
+    return database.createType(type, false);
+  }
+
+  /** Creates a user type, or returns the existing one if it is identical. */
+  public UserType createTypeIfNotExists(UserType type) {
+    return database.createType(type, true);
+  }
+
+  /** Every user type, in creation order. */
+  public List<UserType> types() {
+    return database.types();
+  }
+
+  /** The user type named {@code name}, if it exists. */
+  public Optional<UserType> type(String name) {
+    return database.types().stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /**
    * The table named {@code name}, written {@code keyspace.table} or, for a table of the default
    * keyspace, {@code table}; {@link InvalidQueryException} if there is none.
    */

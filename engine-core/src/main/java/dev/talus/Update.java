@@ -1,5 +1,6 @@
 package dev.talus;
 
+import dev.talus.request.ElementOp;
 import dev.talus.request.Restriction;
 import dev.talus.request.WriteRequest;
 import java.time.Duration;
@@ -12,7 +13,16 @@ import java.util.Objects;
 /**
  * An UPDATE: writes cells of one row identified by its full primary key, without marking the row
  * live — a row created only by updates disappears once all its cells are deleted or expired.
- * Setting a column to null writes a tombstone for it.
+ * Setting a column to null writes a tombstone for it. An update that sets only static columns names
+ * the partition alone (no clustering columns).
+ *
+ * <p>Collections and user types are written element by element without reading ({@link #add},
+ * {@link #remove} on sets and maps, {@link #prepend}, {@link #put} on maps and user types); {@link
+ * #set} replaces the whole value, leaving a tombstone behind (the deletion of the old elements).
+ * Setting or removing list elements by position ({@link #put} with an index) and removing list
+ * elements by value read the list first, as in Cassandra: one read per such update, and not atomic
+ * with concurrent writers. Counters are only {@link #increment}ed, under a per-partition lock so
+ * concurrent increments are exact; they take no TTL and no explicit timestamp.
  *
  * <p>Not thread-safe; build and execute it on one thread.
  */
@@ -20,6 +30,7 @@ public final class Update {
   private final Table table;
   private final List<Restriction> where = new ArrayList<>();
   private final Map<String, Object> values = new LinkedHashMap<>();
+  private final List<ElementOp> operations = new ArrayList<>();
   private Duration ttl;
   private Long timestamp;
 
@@ -34,9 +45,61 @@ public final class Update {
     return this;
   }
 
-  /** Sets a regular column; null deletes it. */
+  /** Sets a regular or static column, replacing a collection whole; null deletes it. */
   public Update set(String column, Object value) {
     values.put(Objects.requireNonNull(column, "column"), value);
+    return this;
+  }
+
+  /**
+   * Adds elements without reading: to a set ({@code s = s + {..}}, a {@link java.util.Collection}),
+   * at the end of a list ({@code l = l + [..]}, a {@link List}), or entries to a map ({@code m = m
+   * + {k: v}}, a {@link Map}). Each element is its own cell with this update's timestamp and TTL.
+   */
+  public Update add(String column, Object elements) {
+    return op(ElementOp.Kind.ADD, column, null, elements);
+  }
+
+  /**
+   * Removes elements: from a set ({@code s = s - {..}}), keys from a map ({@code m = m - {k}}), or
+   * every occurrence of these values from a list ({@code l = l - [..]}, which reads the list
+   * first). Each removed element leaves a tombstone.
+   */
+  public Update remove(String column, Object elements) {
+    return op(ElementOp.Kind.REMOVE, column, null, elements);
+  }
+
+  /**
+   * Puts elements at the front of a list, in their order ({@code l = [..] + l}), without reading.
+   */
+  public Update prepend(String column, List<?> elements) {
+    return op(ElementOp.Kind.PREPEND, column, null, elements);
+  }
+
+  /**
+   * Sets one element: a map entry ({@code m[k] = v}), a list position ({@code l[i] = v}, which
+   * reads the list first and fails if {@code i} is out of bounds), or a field of a non-frozen user
+   * type ({@code u.f = v}, the key is the field name). A null value deletes the element.
+   */
+  public Update put(String column, Object keyIndexOrField, Object value) {
+    if (keyIndexOrField == null) {
+      throw new InvalidQueryException("Invalid null value for the key of " + column);
+    }
+    return op(ElementOp.Kind.PUT, column, keyIndexOrField, value);
+  }
+
+  /** Adds {@code delta} (any long, negative too) to a counter ({@code c = c + delta}). */
+  public Update increment(String column, long delta) {
+    return op(ElementOp.Kind.INCREMENT, column, null, delta);
+  }
+
+  /** Subtracts {@code delta} from a counter ({@code c = c - delta}). */
+  public Update decrement(String column, long delta) {
+    return op(ElementOp.Kind.INCREMENT, column, null, -delta);
+  }
+
+  private Update op(ElementOp.Kind kind, String column, Object key, Object value) {
+    operations.add(new ElementOp(kind, Objects.requireNonNull(column, "column"), key, value));
     return this;
   }
 
@@ -56,7 +119,8 @@ public final class Update {
   }
 
   WriteRequest request() {
-    return new WriteRequest(WriteRequest.Kind.UPDATE, where, values, List.of(), ttl, timestamp);
+    return new WriteRequest(
+        WriteRequest.Kind.UPDATE, where, values, List.of(), ttl, timestamp, operations);
   }
 
   Table table() {

@@ -16,13 +16,15 @@ class DataTypeTest {
     assertThat(DataType.TIMESTAMP.javaType()).isEqualTo(Instant.class);
     assertThat(DataType.BLOB.javaType()).isEqualTo(byte[].class);
     assertThat(DataType.DURATION.javaType()).isEqualTo(DurationValue.class);
-    assertThat(DataType.values()).hasSize(19);
+    assertThat(DataType.values()).hasSize(20);
   }
 
   @Test
-  void onlyDurationCannotBeAKey() {
+  void onlyDurationAndCounterCannotBeKeys() {
     for (DataType type : DataType.values()) {
-      assertThat(type.canBeKey()).as(type.name()).isEqualTo(type != DataType.DURATION);
+      assertThat(type.canBeKey())
+          .as(type.name())
+          .isEqualTo(type != DataType.DURATION && type != DataType.COUNTER);
     }
   }
 }

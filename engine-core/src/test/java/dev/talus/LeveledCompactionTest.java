@@ -9,14 +9,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Leveled compaction through the public API: after random workloads no two SSTables of a level ≥ 1
- * overlap, level sizes respect the fanout, a flooded L0 is brought back down, and switching a table
- * between strategies on live data loses nothing.
+ * overlap, level sizes stay within bounds, a flooded L0 is brought back down, compressed L0
+ * SSTables are compacted once, and switching a table between strategies on live data loses nothing.
  */
 class LeveledCompactionTest {
   @TempDir Path dir;
@@ -127,6 +128,42 @@ class LeveledCompactionTest {
       t.awaitCompactions();
       assertThat(t.stats().sstablesPerLevel().getOrDefault(0, 0)).isLessThanOrEqualTo(4);
       checkLevels(t, "after the flood");
+    }
+  }
+
+  /**
+   * Compaction outputs are split by uncompressed bytes while levels are sized by bytes on disk, so
+   * with compression the merge of small L0 SSTables can come out as several outputs that are each
+   * small on disk. Cassandra's rule of keeping a merge smaller than one SSTable in L0 then merged
+   * those outputs again on every later L0 compaction; now L0 goes down to the base level (the
+   * bottom level while the data is small) in one compaction.
+   */
+  @Test
+  void compressedL0SSTablesAreCompactedOnceAndLeaveL0() {
+    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build())) {
+      Table t =
+          db.createTable(
+              TableSchema.builder("lcs")
+                  .partitionKey("p", DataType.INT)
+                  .clusteringColumn("c", DataType.INT)
+                  .column("v", DataType.TEXT)
+                  .compression(Compression.LZ4)
+                  .compaction(leveled())
+                  .build());
+      for (int f = 0; f < 4; f++) {
+        for (int i = 0; i < 100; i++) {
+          t.insert().value("p", i).value("c", f).value("v", "x".repeat(500)).execute();
+        }
+        t.flush();
+      }
+      long onDisk = t.stats().liveDiskBytes();
+      assertThat(onDisk).as("small on disk").isLessThan(SSTABLE_SIZE);
+      t.awaitCompactions();
+      assertThat(t.stats().completedCompactions()).isEqualTo(1);
+      assertThat(t.sstables())
+          .as("split by uncompressed size, all in the bottom level")
+          .hasSizeGreaterThan(1)
+          .allMatch(s -> s.level() == 8);
     }
   }
 

@@ -12,7 +12,7 @@ import java.util.Random;
  * one 100-byte BLOB value, and the deterministic values themselves. Immutable; thread-safe.
  */
 final class BenchData {
-  /** Bytes of a value, as in the benchmark issue. */
+  /** Bytes of each row's value. */
   static final int VALUE_BYTES = 100;
 
   /** User bytes of one row as both engines see it: 4-byte partition + 8-byte sequence + value. */

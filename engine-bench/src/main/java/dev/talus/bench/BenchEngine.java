@@ -31,7 +31,7 @@ interface BenchEngine extends AutoCloseable {
   /** Reads the first {@code n} live rows of a partition in its layout order; returns how many. */
   int readFirst(int partition, int n);
 
-  /** Writes memtables to files and waits; for RocksDB also waits for compactions to settle. */
+  /** Writes memtables to files and waits, then waits for compactions to settle (both engines). */
   void flush();
 
   /** Bytes written to data files by flushes and compactions since open. */
@@ -40,8 +40,17 @@ interface BenchEngine extends AutoCloseable {
   /** Bytes of everything in the data directory now. */
   long diskBytes();
 
-  /** Native (off-heap) memory the engine reports holding now, or 0 if it holds none. */
-  long nativeBytes();
+  /** Its SSTables per level and the memory it accounts for, now. */
+  EngineState state();
+
+  /** Starts counting the sources reads consult from zero. */
+  void resetReadSources();
+
+  /**
+   * Sources consulted per read since {@link #resetReadSources()}, over {@code reads} reads of which
+   * {@code gets} were point reads (the rest iterators or slices).
+   */
+  ReadSources readSources(long reads, boolean gets);
 
   @Override
   void close();

@@ -1,6 +1,7 @@
 package dev.talus.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +15,10 @@ import java.util.Map;
  * <out>/ratios.png}.
  *
  * <pre>
- * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare [--scale N] [--out DIR]
- *     [--dir DIR] [--reps N] [--no-warmup] [--seed N] [--compaction leveled|size_tiered]
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare [--scale N] [--reps N]
+ *     [--workloads W,...] [--durability D] [--compaction C] [--dir DIR [--create-dir]]
+ *     [--out DIR] [--seed N] [--no-warmup]
+ * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.Compare --help
  * </pre>
  *
  * <p>Not thread-safe; one run per process is the intended use.
@@ -28,13 +31,27 @@ public final class Compare {
               + " (fsync every 10 s); PER_WRITE_SYNC = RocksDB sync=true vs Talus GROUP commit"
               + " (2 ms window). Both survive a killed process; only the second survives power"
               + " loss.",
-          "Compaction: leveled on both (Talus LCS with 160 MiB SSTables, RocksDB level style),"
-              + " or Talus size-tiered vs RocksDB universal; both run in the background.",
+          "Compaction: leveled on both (Talus LCS with 160 MiB SSTables, L0 trigger 4, levels"
+              + " sized from the bottom with a 256 MiB base; RocksDB level style with its"
+              + " defaults, which are the same rules), or Talus size-tiered vs RocksDB universal;"
+              + " both run in the background. Both engines' flush() waits for compactions to"
+              + " settle, so each ingest workload's write amplification includes the compactions"
+              + " its data caused.",
+          "Write amplification counts the same on both: bytes of table files written by flushes"
+              + " and compactions (Talus: every SSTable component; RocksDB: FLUSH_WRITE_BYTES +"
+              + " COMPACT_WRITE_BYTES, whole SST files) over user bytes (4 + 8 + 100 per row);"
+              + " neither counts its commit log / WAL.",
           "Memtable budget: Talus gets 128 MiB of memtable space and flushes at half of it"
               + " (64 MiB), measured as its on-heap size estimate; RocksDB gets write_buffer_size"
-              + " 64 MiB x 2 buffers, measured in its arena.",
-          "Talus keeps memtables and its chunk cache on the Java heap; RocksDB keeps them"
-              + " off-heap (see native_bytes).",
+              + " 64 MiB x 2 buffers, measured in its arena. memtable-footprint shows what each"
+              + " holds per user byte.",
+          "Talus keeps memtables and its chunk cache on the Java heap (live heap); RocksDB keeps"
+              + " them off-heap (native = size-all-mem-tables + block-cache-usage +"
+              + " estimate-table-readers-mem, at the end of each phase before its flush).",
+          "Sources per read: Talus counts memtables + SSTables merged per partition read (after"
+              + " its partition Bloom filter, clustering ranges and index); RocksDB counts SST"
+              + " files whose whole-key Bloom filter let a Get through; its iterators merge every"
+              + " L0 file and one file per non-empty level.",
           "Talus is driven through its typed public API (builders, result rows); RocksDB"
               + " through byte[] keys and values.",
           "RocksDB's Bloom filter is on whole keys (partition + sequence, no prefix extractor);"
@@ -44,15 +61,39 @@ public final class Compare {
 
   public static void main(String[] args) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    CompareConfig config;
-    try {
-      config = CompareConfig.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
+    CommandLine cl = commandLine(args, System.out, System.err);
+    if (cl.config() == null) {
+      if (cl.exitCode() != 0) {
+        System.exit(cl.exitCode());
+      }
       return;
     }
-    run(config);
+    run(cl.config());
+  }
+
+  /**
+   * What the command line asks: a configuration to run, or nothing to run and the exit code.
+   *
+   * @param config the run to do, or null to stop with {@code exitCode}
+   * @param exitCode 0 after {@code --help}, 2 after a bad argument
+   */
+  record CommandLine(CompareConfig config, int exitCode) {}
+
+  /**
+   * Parses {@code args}: {@code --help} prints the usage to {@code out}; a bad argument (unknown
+   * flag, bad number, a {@code --dir} that does not exist without {@code --create-dir}) prints why
+   * to {@code err}. Runs nothing.
+   */
+  static CommandLine commandLine(String[] args, PrintStream out, PrintStream err) {
+    try {
+      return new CommandLine(CompareConfig.parse(args), 0);
+    } catch (CompareConfig.HelpRequested e) {
+      out.print(CompareConfig.USAGE);
+      return new CommandLine(null, 0);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return new CommandLine(null, 2);
+    }
   }
 
   /** Runs everything {@code config} asks and returns the summaries, Talus then RocksDB each. */
@@ -70,7 +111,8 @@ public final class Compare {
             config.compaction(),
             config.durability(),
             config.writeBufferBytes(),
-            config.cacheBytes());
+            config.cacheBytes(),
+            config.workloads());
     printHeader(c);
     try {
       if (c.warmup()) {
@@ -80,25 +122,37 @@ public final class Compare {
         workloads("rocksdb", w).runAll();
       }
       Map<String, List<Run>> runs = new LinkedHashMap<>();
+      Map<String, List<MemtableFootprint.Result>> footprints = new LinkedHashMap<>();
       for (int rep = 0; rep < c.repetitions(); rep++) {
         // Alternate which engine goes first, so slow drift of the machine hits both alike.
         List<String> order =
             rep % 2 == 0 ? List.of("talus", "rocksdb") : List.of("rocksdb", "talus");
         for (String engine : order) {
           System.out.printf("repetition %d/%d: %s%n", rep + 1, c.repetitions(), engine);
-          for (Run r : workloads(engine, c).runAll()) {
+          Workloads w = workloads(engine, c);
+          for (Run r : w.runAll()) {
             runs.computeIfAbsent(r.workload() + "/" + r.engine(), k -> new ArrayList<>()).add(r);
             System.out.printf(
-                "  %-20s %12.0f ops/s  p50 %8.1f us%n", r.workload(), r.opsPerSec(), r.p50Us());
+                "  %-20s %12.0f ops/s  p50 %8.1f us  %s%n",
+                r.workload(), r.opsPerSec(), r.p50Us(), r.settled().shape());
           }
+          MemtableFootprint.Result f = w.footprint();
+          footprints.computeIfAbsent(engine, k -> new ArrayList<>()).add(f);
+          System.out.printf(
+              "  %-20s %12.2f heap bytes per user byte (engine's figure %.2f)%n",
+              "memtable-footprint", f.heapPerUserByte(), f.enginePerUserByte());
         }
       }
       List<Summary> summaries = new ArrayList<>();
-      for (String w : Workloads.NAMES) {
+      for (String w : c.workloads()) {
         summaries.add(Summary.of(runs.get(w + "/talus")));
         summaries.add(Summary.of(runs.get(w + "/rocksdb")));
       }
-      CompareReport report = new CompareReport(c, summaries);
+      List<MemtableFootprint.Result> footprint =
+          List.of(
+              MemtableFootprint.median(footprints.get("talus")),
+              MemtableFootprint.median(footprints.get("rocksdb")));
+      CompareReport report = new CompareReport(c, summaries, footprint);
       System.out.println();
       System.out.print(report.table());
       Path json = c.outDir().resolve("results.json");

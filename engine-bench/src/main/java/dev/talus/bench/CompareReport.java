@@ -12,12 +12,15 @@ import java.util.Map;
 final class CompareReport {
   private final CompareConfig config;
   private final List<Summary> summaries;
+  private final List<MemtableFootprint.Result> footprint;
   private final String date =
       OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
 
-  CompareReport(CompareConfig config, List<Summary> summaries) {
+  CompareReport(
+      CompareConfig config, List<Summary> summaries, List<MemtableFootprint.Result> footprint) {
     this.config = config;
     this.summaries = List.copyOf(summaries);
+    this.footprint = List.copyOf(footprint);
   }
 
   static String machine() {
@@ -55,7 +58,7 @@ final class CompareReport {
   /** Workload → Talus median ops/s ÷ RocksDB median ops/s, in run order. */
   Map<String, Double> ratios() {
     Map<String, Double> out = new LinkedHashMap<>();
-    for (String w : Workloads.NAMES) {
+    for (String w : config.workloads()) {
       out.put(w, find(w, "talus").opsPerSec().median() / find(w, "rocksdb").opsPerSec().median());
     }
     return out;
@@ -74,7 +77,7 @@ final class CompareReport {
             "talus p50/p99/p99.9 us",
             "rocksdb p50/p99/p99.9 us"));
     Map<String, Double> ratios = ratios();
-    for (String w : Workloads.NAMES) {
+    for (String w : config.workloads()) {
       Summary t = find(w, "talus");
       Summary r = find(w, "rocksdb");
       b.append(
@@ -91,39 +94,85 @@ final class CompareReport {
     b.append(
         String.format(
             Locale.ROOT,
-            "%n%-16s %-8s %10s %8s %8s %12s %12s%n",
-            "ingest",
+            "%n%-20s %-8s %8s %6s %6s %10s %10s %10s %10s%n",
+            "memory / ingest",
             "engine",
-            "MB/s med",
+            "MB/s",
             "w-amp",
             "s-amp",
-            "peak heap",
+            "live heap",
+            "pool peak",
+            "memtables",
             "native"));
-    for (String w : Workloads.INGEST) {
+    for (String w : config.workloads()) {
       for (String e : List.of("talus", "rocksdb")) {
         Summary s = find(w, e);
         b.append(
             String.format(
                 Locale.ROOT,
-                "%-16s %-8s %10.1f %8.2f %8.2f %9d MiB %9d MiB%n",
+                "%-20s %-8s %8s %6s %6s %6d MiB %6d MiB %6d MiB %6d MiB%n",
                 w,
                 e,
-                s.mbPerSec().median(),
-                s.writeAmp(),
-                s.spaceAmp(),
-                s.peakHeapBytes() >> 20,
+                fixed(s.mbPerSec().median(), 1),
+                fixed(s.writeAmp(), 2),
+                fixed(s.spaceAmp(), 2),
+                s.liveHeapBytes() >> 20,
+                s.poolPeakBytes() >> 20,
+                s.memtableBytes() >> 20,
                 s.nativeBytes() >> 20));
       }
     }
-    Summary tw = find("readwhilewriting", "talus");
-    Summary rw = find("readwhilewriting", "rocksdb");
     b.append(
         String.format(
             Locale.ROOT,
-            "readwhilewriting background writer: talus %,.0f writes/s, rocksdb %,.0f writes/s%n",
-            tw.writerOpsPerSec(),
-            rw.writerOpsPerSec()));
+            "%n%-20s %-36s %-36s %-30s%n",
+            "LSM after / reads",
+            "talus SSTables per level",
+            "rocksdb SST files per level",
+            "sources per read: talus | rocksdb"));
+    for (String w : config.workloads()) {
+      Summary t = find(w, "talus");
+      Summary r = find(w, "rocksdb");
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%-20s %-36s %-36s %s | %s%n",
+              w,
+              t.settled().shape(),
+              r.settled().shape(),
+              t.lastSources().brief(),
+              r.lastSources().reads() > 0
+                  ? String.format(Locale.ROOT, "%.2f files searched/get", r.sourcesPerRead())
+                  : r.lastSources().brief()));
+    }
+    b.append("\n");
+    for (MemtableFootprint.Result f : footprint) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "memtable footprint %-8s %,d rows (%.1f MB of user data, nothing flushed%s): live heap"
+                  + " %+.2f bytes per user byte; the engine's memtable figure %.2f bytes per user"
+                  + " byte%n",
+              f.engine(),
+              f.rows(),
+              f.userBytes() / 1e6,
+              f.flushed() ? " - BUT IT FLUSHED: figures undercount" : "",
+              f.heapPerUserByte(),
+              f.enginePerUserByte()));
+    }
+    if (config.workloads().contains("readwhilewriting")) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "readwhilewriting background writer: talus %,.0f writes/s, rocksdb %,.0f writes/s%n",
+              find("readwhilewriting", "talus").writerOpsPerSec(),
+              find("readwhilewriting", "rocksdb").writerOpsPerSec()));
+    }
     return b.toString();
+  }
+
+  private static String fixed(double v, int decimals) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
   }
 
   private static String ops(Summary.Stat s) {
@@ -149,12 +198,25 @@ final class CompareReport {
     j.field("seed", config.seed());
     j.field("compaction", config.compaction().name());
     j.field("durability", config.durability().name());
+    j.field("workloads", String.join(",", config.workloads()));
     j.field("talus_options", talusOptions(config));
     j.field("rocksdb_options", RocksBenchEngine.describe(config));
     j.close('}');
     j.key("known_differences").open('[');
     for (String d : Compare.KNOWN_DIFFERENCES) {
       j.value(d);
+    }
+    j.close(']');
+    j.key("memtable_footprint").open('[');
+    for (MemtableFootprint.Result f : footprint) {
+      j.open('{');
+      j.field("engine", f.engine());
+      j.field("rows", f.rows());
+      j.field("user_bytes", f.userBytes());
+      j.field("live_heap_delta_bytes", f.liveHeapDelta());
+      j.field("engine_memtable_bytes", f.engineFigure());
+      j.field("flushed", f.flushed());
+      j.close('}');
     }
     j.close(']');
     j.key("ratios_talus_over_rocksdb").open('{');
@@ -175,8 +237,23 @@ final class CompareReport {
       stat(j, "mb_per_sec", s.mbPerSec());
       j.field("write_amplification", s.writeAmp());
       j.field("space_amplification", s.spaceAmp());
-      j.field("peak_heap_bytes", s.peakHeapBytes());
+      j.field("live_heap_bytes", s.liveHeapBytes());
+      j.field("heap_pool_peak_bytes", s.poolPeakBytes());
+      j.field("memtable_bytes", s.memtableBytes());
       j.field("native_bytes", s.nativeBytes());
+      j.field("lsm_shape", s.settled().shape());
+      j.key("sstables_per_level").open('[');
+      for (int n : s.settled().sstablesPerLevel()) {
+        j.value(n);
+      }
+      j.close(']');
+      j.key("bytes_per_level").open('[');
+      for (long n : s.settled().bytesPerLevel()) {
+        j.value(n);
+      }
+      j.close(']');
+      j.field("sources_per_read", s.sourcesPerRead());
+      j.field("sources_per_read_detail", s.lastSources().brief() + "; " + s.lastSources().what());
       j.field("writer_ops_per_sec", s.writerOpsPerSec());
       j.close('}');
     }
@@ -225,6 +302,11 @@ final class CompareReport {
     void value(String v) {
       comma();
       b.append(quote(v));
+    }
+
+    void value(long v) {
+      comma();
+      b.append(v);
     }
 
     void field(String k, Object v) {

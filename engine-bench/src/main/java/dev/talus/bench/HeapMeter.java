@@ -4,7 +4,10 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 
-/** Peak heap use between {@link #reset()} and {@link #peakBytes()}. Not thread-safe. */
+/**
+ * Heap figures around a workload: the live set after a full collection, and the sum of the heap
+ * pools' peaks (which counts garbage too, so it is only an upper bound). Not thread-safe.
+ */
 final class HeapMeter {
   private HeapMeter() {}
 
@@ -27,5 +30,15 @@ final class HeapMeter {
       }
     }
     return total;
+  }
+
+  /**
+   * The heap in use right after a full collection ({@code System.gc()}, twice so objects freed by
+   * the first collection's reference processing go too): what is reachable now.
+   */
+  static long liveBytes() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }

@@ -3,6 +3,7 @@ package dev.talus.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rocksdb.BlockBasedTableConfig;
@@ -11,6 +12,7 @@ import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -29,6 +31,9 @@ final class RocksBenchEngine implements BenchEngine {
   static {
     RocksDB.loadLibrary();
   }
+
+  /** RocksDB's default {@code num_levels}. */
+  static final int NUM_LEVELS = 7;
 
   private final Path dir;
   private final Layout layout;
@@ -160,6 +165,7 @@ final class RocksBenchEngine implements BenchEngine {
     return count;
   }
 
+  /** Flushes, then waits until no compaction or flush runs or is pending. */
   @Override
   public void flush() {
     try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
@@ -189,14 +195,84 @@ final class RocksBenchEngine implements BenchEngine {
   }
 
   @Override
-  public long nativeBytes() {
-    try {
-      return db.getLongProperty("rocksdb.cur-size-all-mem-tables")
-          + db.getLongProperty("rocksdb.block-cache-usage")
-          + db.getLongProperty("rocksdb.estimate-table-readers-mem");
-    } catch (RocksDBException e) {
-      return 0;
+  public EngineState state() {
+    int[] count = new int[NUM_LEVELS];
+    long[] bytes = new long[NUM_LEVELS];
+    for (LevelMetaData level : db.getColumnFamilyMetaData().levels()) {
+      if (level.level() < NUM_LEVELS) {
+        count[level.level()] = level.files().size();
+        bytes[level.level()] = level.size();
+      }
     }
+    return new EngineState(
+        count,
+        bytes,
+        longProperty("rocksdb.size-all-mem-tables"),
+        longProperty("rocksdb.block-cache-usage"),
+        longProperty("rocksdb.estimate-table-readers-mem"),
+        true);
+  }
+
+  private long longProperty(String name) {
+    try {
+      return db.getLongProperty(name);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("RocksDB property " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The tickers {@link #readSources} reads, in order. */
+  private static final TickerType[] READ_TICKERS = {
+    TickerType.BLOOM_FILTER_FULL_POSITIVE,
+    TickerType.BLOOM_FILTER_USEFUL,
+    TickerType.MEMTABLE_HIT,
+    TickerType.GET_HIT_L0,
+    TickerType.GET_HIT_L1,
+    TickerType.GET_HIT_L2_AND_UP
+  };
+
+  private long[] readTickersAtReset = new long[READ_TICKERS.length];
+
+  @Override
+  public void resetReadSources() {
+    long[] now = new long[READ_TICKERS.length];
+    for (int i = 0; i < now.length; i++) {
+      now[i] = statistics.getTickerCount(READ_TICKERS[i]);
+    }
+    readTickersAtReset = now;
+  }
+
+  @Override
+  public ReadSources readSources(long reads, boolean gets) {
+    if (!gets) {
+      return new ReadSources(
+          0,
+          Double.NaN,
+          -1,
+          -1,
+          -1,
+          "iterators merge the memtables + " + state().sortedRuns() + " sorted runs");
+    }
+    long[] d = new long[READ_TICKERS.length];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = statistics.getTickerCount(READ_TICKERS[i]) - readTickersAtReset[i];
+    }
+    double n = Math.max(1, reads);
+    return new ReadSources(
+        reads,
+        d[0] / n,
+        -1,
+        -1,
+        -1,
+        String.format(
+            Locale.ROOT,
+            "SST files searched per get (Bloom filter positive); filters checked %.2f/get;"
+                + " found in memtable %.0f%%, L0 %.0f%%, L1 %.0f%%, L2+ %.0f%%",
+            (d[0] + d[1]) / n,
+            100 * d[2] / n,
+            100 * d[3] / n,
+            100 * d[4] / n,
+            100 * d[5] / n));
   }
 
   @Override

@@ -11,9 +11,12 @@ import org.HdrHistogram.Histogram;
  * @param mbPerSec user bytes (key + value) per second, ingest workloads only
  * @param writeAmp bytes written to data files by flush + compaction ÷ user bytes written
  * @param spaceAmp bytes in the data directory ÷ live user bytes
- * @param peakHeapBytes peak heap used during the workload (sum of the heap pools' peaks)
- * @param nativeBytes off-heap memory the engine reports at the end (RocksDB: memtables, block
- *     cache, table readers; Talus: none)
+ * @param liveHeapBytes heap in use after a full GC at the end of the measured phase (before any
+ *     flush), minus the same figure before the engine was opened: the engine's live set
+ * @param poolPeakBytes the sum of the heap pools' peaks during the phase (garbage included)
+ * @param atEnd the engine's own memory figures at the end of the phase, before any flush
+ * @param settled the engine once its flush and compactions settled (the LSM shape)
+ * @param sources sources consulted per read (read workloads)
  * @param writerOpsPerSec readwhilewriting only: what the background writer achieved meanwhile
  */
 record Run(
@@ -27,10 +30,14 @@ record Run(
     double mbPerSec,
     double writeAmp,
     double spaceAmp,
-    long peakHeapBytes,
-    long nativeBytes,
+    long liveHeapBytes,
+    long poolPeakBytes,
+    EngineState atEnd,
+    EngineState settled,
+    ReadSources sources,
     double writerOpsPerSec) {
 
+  /** The timing of a phase and what {@link PhaseProbe} saw at its end. */
   static Run of(
       String workload,
       String engine,
@@ -40,8 +47,8 @@ record Run(
       double mbPerSec,
       double writeAmp,
       double spaceAmp,
-      long peakHeap,
-      long nativeBytes) {
+      PhaseProbe.End end,
+      EngineState settled) {
     return new Run(
         workload,
         engine,
@@ -53,8 +60,11 @@ record Run(
         mbPerSec,
         writeAmp,
         spaceAmp,
-        peakHeap,
-        nativeBytes,
+        end.liveHeapBytes(),
+        end.poolPeakBytes(),
+        end.state(),
+        settled,
+        end.sources(),
         Double.NaN);
   }
 
@@ -70,8 +80,11 @@ record Run(
         mbPerSec,
         writeAmp,
         spaceAmp,
-        peakHeapBytes,
-        nativeBytes,
+        liveHeapBytes,
+        poolPeakBytes,
+        atEnd,
+        settled,
+        sources,
         v);
   }
 }

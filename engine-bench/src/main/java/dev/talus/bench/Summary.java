@@ -6,7 +6,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The repetitions of one workload on one engine, reduced: min / median / max of throughput, the
- * median of each latency percentile and amplification figure, the largest peak heap. Immutable.
+ * median of each latency percentile, amplification figure, live heap and source count, the largest
+ * pool-peak heap, and the last repetition's engine state. Immutable.
  */
 record Summary(
     String workload,
@@ -19,8 +20,13 @@ record Summary(
     double p999Us,
     double writeAmp,
     double spaceAmp,
-    long peakHeapBytes,
+    long liveHeapBytes,
+    long poolPeakBytes,
+    long memtableBytes,
     long nativeBytes,
+    EngineState settled,
+    double sourcesPerRead,
+    ReadSources lastSources,
     double writerOpsPerSec) {
 
   /** Min, median and max of one figure over the repetitions ({@code NaN} if it does not apply). */
@@ -33,6 +39,7 @@ record Summary(
 
   static Summary of(List<Run> runs) {
     Run first = runs.get(0);
+    Run last = runs.get(runs.size() - 1);
     return new Summary(
         first.workload(),
         first.engine(),
@@ -44,8 +51,13 @@ record Summary(
         median(runs, Run::p999Us),
         median(runs, Run::writeAmp),
         median(runs, Run::spaceAmp),
-        runs.stream().mapToLong(Run::peakHeapBytes).max().orElse(0),
-        (long) median(runs, r -> r.nativeBytes()),
+        (long) median(runs, r -> r.liveHeapBytes()),
+        runs.stream().mapToLong(Run::poolPeakBytes).max().orElse(0),
+        (long) median(runs, r -> r.atEnd().memtableBytes()),
+        (long) median(runs, r -> r.atEnd().nativeBytes()),
+        last.settled(),
+        median(runs, r -> r.sources().mean()),
+        last.sources(),
         median(runs, Run::writerOpsPerSec));
   }
 

@@ -4,25 +4,36 @@ import dev.talus.ClusteringOrder;
 import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
 import dev.talus.Table;
+import dev.talus.TableStats;
 import dev.talus.TalusDb;
+import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
 import java.nio.file.Path;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /** Talus through its public API. Thread-safe, as {@link Table} is. */
 final class TalusBenchEngine implements BenchEngine {
   private final TalusDb db;
   private final Table table;
   private final Path dir;
+  private final SourceRecorder sources = new SourceRecorder();
 
   TalusBenchEngine(Path dir, Layout layout, CompareConfig config) {
     this.dir = dir;
-    this.db = TalusDb.open(options(dir, config));
+    this.db = TalusDb.open(options(dir, config, sources));
     ClusteringOrder order =
         layout == Layout.NEWEST_FIRST ? ClusteringOrder.DESC : ClusteringOrder.ASC;
     this.table = db.createTable(BenchData.schema("bench", order, compaction(config)));
   }
 
   static TalusOptions options(Path dir, CompareConfig config) {
+    return options(dir, config, TalusMetricsListener.NO_OP);
+  }
+
+  private static TalusOptions options(
+      Path dir, CompareConfig config, TalusMetricsListener listener) {
     // Talus flushes the largest memtable once half the memtable space is used, so twice the
     // write-buffer size gives RocksDB's shape: one 64 MiB memtable filling while one flushes.
     // Durability matches RocksDB's: a log written but not fsynced per write (PERIODIC), or every
@@ -34,6 +45,7 @@ final class TalusBenchEngine implements BenchEngine {
             config.durability() == CompareConfig.Durability.PER_WRITE_SYNC
                 ? CommitLogSync.GROUP
                 : CommitLogSync.PERIODIC)
+        .metricsListener(listener)
         .build();
   }
 
@@ -75,15 +87,17 @@ final class TalusBenchEngine implements BenchEngine {
     return table.select().eq("p", partition).limit(n).execute().size();
   }
 
+  /** Flushes, then waits until no compaction runs and the strategy proposes none. */
   @Override
   public void flush() {
     table.flush();
+    table.awaitCompactions();
   }
 
-  /** Bytes written by flushes and by compactions, from the table's statistics. */
+  /** Bytes written by flushes and by compactions (all SSTable components), from its statistics. */
   @Override
   public long bytesWrittenToFiles() {
-    var stats = table.stats();
+    TableStats stats = table.stats();
     return stats.bytesFlushed() + stats.bytesCompactedWritten();
   }
 
@@ -93,12 +107,53 @@ final class TalusBenchEngine implements BenchEngine {
   }
 
   @Override
-  public long nativeBytes() {
-    return 0;
+  public EngineState state() {
+    TableStats s = table.stats();
+    int levels = 1;
+    for (int l : s.sstablesPerLevel().keySet()) {
+      levels = Math.max(levels, l + 1);
+    }
+    int[] count = new int[levels];
+    long[] bytes = new long[levels];
+    for (Map.Entry<Integer, Integer> e : s.sstablesPerLevel().entrySet()) {
+      count[e.getKey()] = e.getValue();
+      bytes[e.getKey()] = s.bytesPerLevel().getOrDefault(e.getKey(), 0L);
+    }
+    return new EngineState(count, bytes, s.memtableBytes(), 0, 0, false);
+  }
+
+  @Override
+  public void resetReadSources() {
+    sources.recorder.reset();
+  }
+
+  @Override
+  public ReadSources readSources(long reads, boolean gets) {
+    Histogram h = sources.recorder.getIntervalHistogram();
+    if (h.getTotalCount() == 0) {
+      return ReadSources.NONE;
+    }
+    return new ReadSources(
+        h.getTotalCount(),
+        h.getMean(),
+        h.getValueAtPercentile(50),
+        h.getValueAtPercentile(99),
+        h.getMaxValue(),
+        "memtables + SSTables merged per partition read");
   }
 
   @Override
   public void close() {
     db.close();
+  }
+
+  /** Records every read's merged sources, from the engine's metrics events. Thread-safe. */
+  private static final class SourceRecorder implements TalusMetricsListener {
+    final Recorder recorder = new Recorder(3);
+
+    @Override
+    public void onRead(String t, long micros, int sstablesTouched, int tombstonesScanned) {
+      recorder.recordValue(Math.max(0, sstablesTouched));
+    }
   }
 }

@@ -30,9 +30,6 @@ final class Workloads {
           "queue-point-deletes",
           "queue-range-delete");
 
-  /** Workloads whose operations are writes: they also report MB/s and amplification. */
-  static final List<String> INGEST = List.of("fillrandom-1t", "fillrandom-2t", "overwrite");
-
   private static final int QUEUE_ROWS = 1_000;
   private static final int QUEUE_DELETED = 990;
   private static final int QUEUE_LIVE = QUEUE_ROWS - QUEUE_DELETED;
@@ -47,6 +44,9 @@ final class Workloads {
 
   /** Partition of fill operation i; operation i writes seq i / partitions. */
   private final int[] fillOrder;
+
+  /** The probe of the engine open now (its baseline is the heap before it was opened). */
+  private PhaseProbe probe;
 
   Workloads(
       String engineName,
@@ -84,16 +84,41 @@ final class Workloads {
     return order;
   }
 
-  /** Runs every workload once and returns one {@link Run} each, in {@link #NAMES} order. */
+  /** The workloads that run on the engine fillrandom-2t leaves behind. */
+  static final List<String> ON_FILLED =
+      List.of("overwrite", "readrandom", "readmissing", "latest50", "readwhilewriting");
+
+  /**
+   * Runs the selected workloads ({@link CompareConfig#workloads()}) once and returns one {@link
+   * Run} each, in {@link #NAMES} order. fillrandom-2t runs (unreported) when only the workloads
+   * that need its data are selected.
+   */
   List<Run> runAll() {
+    List<String> wanted = config.workloads();
     List<Run> out = new ArrayList<>();
-    out.add(fill("fillrandom-1t", 1, null));
-    List<Run> onFilled = new ArrayList<>();
-    out.add(fill("fillrandom-2t", 2, onFilled));
-    out.addAll(onFilled);
-    out.add(queue("queue-point-deletes", false));
-    out.add(queue("queue-range-delete", true));
+    if (wanted.contains("fillrandom-1t")) {
+      out.add(fill("fillrandom-1t", 1, null));
+    }
+    if (wanted.contains("fillrandom-2t") || ON_FILLED.stream().anyMatch(wanted::contains)) {
+      List<Run> onFilled = new ArrayList<>();
+      Run filled = fill("fillrandom-2t", 2, onFilled);
+      if (wanted.contains("fillrandom-2t")) {
+        out.add(filled);
+      }
+      out.addAll(onFilled);
+    }
+    if (wanted.contains("queue-point-deletes")) {
+      out.add(queue("queue-point-deletes", false));
+    }
+    if (wanted.contains("queue-range-delete")) {
+      out.add(queue("queue-range-delete", true));
+    }
     return out;
+  }
+
+  /** Memory per user byte held in this engine's memtables (a fresh engine, nothing flushed). */
+  MemtableFootprint.Result footprint() {
+    return MemtableFootprint.measure(engineName, opener, config, fillOrder);
   }
 
   /**
@@ -102,9 +127,10 @@ final class Workloads {
    */
   private Run fill(String name, int threads, List<Run> follow) {
     Path dir = BenchDirs.create(config.dataDir(), engineName + "-" + name + "-");
+    probe = new PhaseProbe(HeapMeter.liveBytes());
     BenchEngine e = opener.apply(dir, BenchEngine.Layout.NEWEST_FIRST);
     try {
-      HeapMeter.reset();
+      probe.start(e);
       Histogram[] hist = new Histogram[threads];
       Thread[] workers = new Thread[threads];
       for (int t = 0; t < threads; t++) {
@@ -124,6 +150,7 @@ final class Workloads {
       long start = System.nanoTime();
       runAll(workers);
       long nanos = System.nanoTime() - start;
+      PhaseProbe.End end = probe.end(e, 0, false);
       e.flush();
       Histogram all = merge(hist);
       double userBytes = (double) fillOrder.length * BenchData.ROW_BYTES;
@@ -137,14 +164,25 @@ final class Workloads {
               userBytes / (1 << 20) / (nanos / 1e9),
               e.bytesWrittenToFiles() / userBytes,
               e.diskBytes() / userBytes,
-              HeapMeter.peakBytes(),
-              e.nativeBytes());
+              end,
+              e.state());
       if (follow != null) {
-        follow.add(overwrite(e));
-        follow.add(pointReads(e, "readrandom", 0));
-        follow.add(pointReads(e, "readmissing", partitions));
-        follow.add(latest(e));
-        follow.add(readWhileWriting(e));
+        List<String> wanted = config.workloads();
+        if (wanted.contains("overwrite")) {
+          follow.add(overwrite(e));
+        }
+        if (wanted.contains("readrandom")) {
+          follow.add(pointReads(e, "readrandom", 0));
+        }
+        if (wanted.contains("readmissing")) {
+          follow.add(pointReads(e, "readmissing", partitions));
+        }
+        if (wanted.contains("latest50")) {
+          follow.add(latest(e));
+        }
+        if (wanted.contains("readwhilewriting")) {
+          follow.add(readWhileWriting(e));
+        }
       }
       return run;
     } finally {
@@ -157,7 +195,7 @@ final class Workloads {
     int n = fillOrder.length / 2;
     SplittableRandom r = new SplittableRandom(config.seed() + 1);
     long writtenBefore = e.bytesWrittenToFiles();
-    HeapMeter.reset();
+    probe.start(e);
     Histogram h = new Histogram(3);
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -168,6 +206,7 @@ final class Workloads {
       h.recordValue(System.nanoTime() - t0);
     }
     long nanos = System.nanoTime() - start;
+    PhaseProbe.End end = probe.end(e, 0, false);
     e.flush();
     double userBytes = (double) n * BenchData.ROW_BYTES;
     double liveBytes = (double) fillOrder.length * BenchData.ROW_BYTES;
@@ -180,8 +219,8 @@ final class Workloads {
         userBytes / (1 << 20) / (nanos / 1e9),
         (e.bytesWrittenToFiles() - writtenBefore) / userBytes,
         e.diskBytes() / liveBytes,
-        HeapMeter.peakBytes(),
-        e.nativeBytes());
+        end,
+        e.state());
   }
 
   /** Point reads of existing rows ({@code partitionOffset} 0) or of absent partitions. */
@@ -189,7 +228,7 @@ final class Workloads {
     int n = config.pointReads();
     SplittableRandom r = new SplittableRandom(config.seed() + 2 + partitionOffset);
     boolean expected = partitionOffset == 0;
-    HeapMeter.reset();
+    probe.start(e);
     Histogram h = new Histogram(3);
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -203,13 +242,13 @@ final class Workloads {
             engineName + " " + name + ": row (" + p + ", " + seq + ") found=" + found);
       }
     }
-    return reads(name, e, n, System.nanoTime() - start, h);
+    return reads(name, e, n, System.nanoTime() - start, h, true);
   }
 
   private Run latest(BenchEngine e) {
     int n = config.sliceReads();
     SplittableRandom r = new SplittableRandom(config.seed() + 3);
-    HeapMeter.reset();
+    probe.start(e);
     Histogram h = new Histogram(3);
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -219,7 +258,7 @@ final class Workloads {
       h.recordValue(System.nanoTime() - t0);
       check(got, Math.min(LATEST, rows), "latest50", p);
     }
-    return reads("latest50", e, n, System.nanoTime() - start, h);
+    return reads("latest50", e, n, System.nanoTime() - start, h, false);
   }
 
   /** One thread reads existing rows while another inserts new rows as fast as it can. */
@@ -240,7 +279,7 @@ final class Workloads {
             "bench-readwhilewriting-writer");
     int n = config.readWhileWritingReads();
     SplittableRandom r = new SplittableRandom(config.seed() + 5);
-    HeapMeter.reset();
+    probe.start(e);
     Histogram h = new Histogram(3);
     AtomicReference<Throwable> writerFailure = new AtomicReference<>();
     writer.setUncaughtExceptionHandler((th, ex) -> writerFailure.set(ex));
@@ -265,7 +304,7 @@ final class Workloads {
     if (writerFailure.get() != null) {
       throw new IllegalStateException("readwhilewriting writer failed", writerFailure.get());
     }
-    return reads("readwhilewriting", e, n, nanos, h)
+    return reads("readwhilewriting", e, n, nanos, h, true)
         .withWriterOpsPerSec(written.get() * 1e9 / nanos);
   }
 
@@ -275,6 +314,7 @@ final class Workloads {
    */
   private Run queue(String name, boolean rangeDelete) {
     Path dir = BenchDirs.create(config.dataDir(), engineName + "-" + name + "-");
+    probe = new PhaseProbe(HeapMeter.liveBytes());
     BenchEngine e = opener.apply(dir, BenchEngine.Layout.OLDEST_FIRST);
     try {
       int queues = config.queuePartitions();
@@ -294,7 +334,7 @@ final class Workloads {
       e.flush();
       int n = config.queueReads();
       SplittableRandom r = new SplittableRandom(config.seed() + 6);
-      HeapMeter.reset();
+      probe.start(e);
       Histogram h = new Histogram(3);
       long start = System.nanoTime();
       for (int i = 0; i < n; i++) {
@@ -304,25 +344,17 @@ final class Workloads {
         h.recordValue(System.nanoTime() - t0);
         check(got, QUEUE_LIVE, name, q);
       }
-      return reads(name, e, n, System.nanoTime() - start, h);
+      return reads(name, e, n, System.nanoTime() - start, h, false);
     } finally {
       e.close();
       BenchDirs.delete(dir);
     }
   }
 
-  private Run reads(String name, BenchEngine e, long n, long nanos, Histogram h) {
+  private Run reads(String name, BenchEngine e, long n, long nanos, Histogram h, boolean gets) {
+    PhaseProbe.End end = probe.end(e, n, gets);
     return Run.of(
-        name,
-        engineName,
-        n,
-        nanos,
-        h,
-        Double.NaN,
-        Double.NaN,
-        Double.NaN,
-        HeapMeter.peakBytes(),
-        e.nativeBytes());
+        name, engineName, n, nanos, h, Double.NaN, Double.NaN, Double.NaN, end, end.state());
   }
 
   private void check(int got, int want, String name, int partition) {

@@ -1,10 +1,12 @@
 package dev.talus.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,10 +49,69 @@ class CompareTest {
     }
     assertThat(records).isEqualTo(expected);
     assertThat(json).contains("\"known_differences\"").contains("Durability: WAL_NO_SYNC");
+    assertThat(json)
+        .contains("\"live_heap_bytes\"", "\"heap_pool_peak_bytes\"", "\"sstables_per_level\"")
+        .contains("\"memtable_footprint\"", "\"engine\": \"talus\"", "\"engine\": \"rocksdb\"");
+    // every read workload says how many sources its reads consulted, on both engines
+    String[] recordTexts = json.split("\"workload\": ");
+    int withSources = 0;
+    for (String r : recordTexts) {
+      if (r.startsWith("\"readrandom\"") || r.startsWith("\"readwhilewriting\"")) {
+        Matcher v = Pattern.compile("\"sources_per_read\": ([0-9.]+)").matcher(r);
+        assertThat(v.find()).as("sources per read in %s", r).isTrue();
+        assertThat(Double.parseDouble(v.group(1))).as("sources per read in %s", r).isPositive();
+        withSources++;
+      }
+    }
+    assertThat(withSources).isEqualTo(4);
     assertThat(ImageIO.read(out.resolve("ratios.png").toFile())).isNotNull();
     try (Stream<Path> left = Files.list(data)) {
       assertThat(left).as("benchmark data is deleted").isEmpty();
     }
+  }
+
+  @Test
+  void workloadsCanBeChosen(@TempDir Path out, @TempDir Path data) throws Exception {
+    List<Summary> summaries =
+        Compare.run(
+            CompareConfig.parse(
+                "--scale",
+                "0.005",
+                "--reps",
+                "1",
+                "--no-warmup",
+                "--workloads",
+                "overwrite,fillrandom-1t",
+                "--out",
+                out.toString(),
+                "--dir",
+                data.toString()));
+    assertThat(summaries)
+        .extracting(s -> s.workload() + "/" + s.engine())
+        .containsExactly(
+            "fillrandom-1t/talus", "fillrandom-1t/rocksdb", "overwrite/talus", "overwrite/rocksdb");
+  }
+
+  @Test
+  void helpUnknownArgumentsAndMissingDirectories(@TempDir Path tmp) {
+    assertThatThrownBy(() -> CompareConfig.parse("--help"))
+        .isInstanceOf(CompareConfig.HelpRequested.class)
+        .hasMessageContaining("--workloads")
+        .hasMessageContaining("--create-dir");
+    assertThatThrownBy(() -> CompareConfig.parse("--bogus"))
+        .hasMessageStartingWith("unknown argument --bogus");
+    assertThatThrownBy(() -> CompareConfig.parse("--workloads", "readrandom,nope"))
+        .hasMessageContaining("unknown workload nope");
+    assertThatThrownBy(() -> CompareConfig.parse("--scale", "big"))
+        .hasMessageContaining("--scale needs a number");
+    Path missing = tmp.resolve("not-there");
+    assertThatThrownBy(() -> CompareConfig.parse("--dir", missing.toString()))
+        .hasMessageContaining("does not exist")
+        .hasMessageContaining("--create-dir");
+    assertThat(CompareConfig.parse("--dir", missing.toString(), "--create-dir").dataDir())
+        .isEqualTo(missing);
+    assertThat(CompareConfig.parse("--workloads", "latest50,readrandom").workloads())
+        .containsExactly("readrandom", "latest50");
   }
 
   @Test

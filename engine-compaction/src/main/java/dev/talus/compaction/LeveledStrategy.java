@@ -10,44 +10,53 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Leveled compaction (Cassandra's LCS). L0 holds flushes, which may overlap; each level n ≥ 1 is a
- * run of non-overlapping SSTables of about {@code sstableSize} bytes whose capacity is {@code
- * fanout^n × sstableSize} (L0: 4 × sstableSize), over at most {@value #MAX_LEVEL_COUNT} levels.
+ * Leveled compaction: Cassandra's LCS options and L0 rules, with RocksDB's level sizing. L0 holds
+ * flushes, which may overlap; each level n ≥ 1 is a run of non-overlapping SSTables of about {@code
+ * sstableSize} bytes, over levels 0 to {@value #LAST_LEVEL}. Level targets are sized from the
+ * bottom up ({@link LevelTargets}): data goes from L0 into the <em>base level</em> — L8 itself
+ * while the data is small — and each level above the bottom holds {@code fanout} times less than
+ * the next.
  *
- * <p>Choosing the next compaction, as Cassandra's {@code LeveledManifest.getCompactionCandidates}:
+ * <p>Choosing the next compaction:
  *
  * <ol>
- *   <li>Levels are scored from the highest down, score = non-compacting bytes / capacity. The first
- *       level n ≥ 1 with a score above {@value #SCORE_THRESHOLD} compacts one of its SSTables with
- *       every SSTable of level n+1 overlapping it, into level n+1. Before that, if L0 holds more
- *       than {@value #MAX_COMPACTING_L0} SSTables, a size-tiered round inside L0 runs instead
- *       (output level 0): L0 is too far behind to wait for the higher levels.
- *   <li>With every higher level within capacity, L0 compacts: the oldest L0 SSTables (by
- *       generation) with all L0 SSTables overlapping them, at most {@value #MAX_COMPACTING_L0}. If
- *       they hold more than one sstableSize, every L1 SSTable overlapping their key span joins and
- *       the output goes to L1; otherwise they are merged and stay in L0. Fewer than two: nothing,
- *       unless L0 is over {@value #MAX_COMPACTING_L0} SSTables and a size-tiered round applies.
+ *   <li>Every level gets a score. L0: its idle SSTables ÷ {@value #L0_COMPACTION_TRIGGER}, or its
+ *       bytes ÷ the level base if that is more. Levels 1–7: idle bytes ÷ target; a level above the
+ *       base level that still holds data scores {@value #DRAIN_SCORE}. Levels are tried from the
+ *       highest score down (ties: the lower level); L0 needs a score of at least 1, the others more
+ *       than {@value #SCORE_THRESHOLD}.
+ *   <li>L0: the oldest L0 SSTables (by generation) with every L0 SSTable overlapping them, at most
+ *       {@value #MAX_COMPACTING_L0}, plus every base-level SSTable overlapping their key span, into
+ *       the base level.
+ *   <li>A level n ≥ 1: the SSTable whose overlap with level n+1 is the smallest share of its own
+ *       size (RocksDB's {@code kMinOverlappingRatio}; ties: the oldest), with every SSTable of
+ *       level n+1 it overlaps, into level n+1 — or, above the base level, with what it overlaps in
+ *       the base level, into the base level.
+ *   <li>If L0 holds more than {@value #MAX_COMPACTING_L0} SSTables and cannot go to the base level
+ *       now (a compaction holds what it overlaps), a size-tiered round runs inside L0.
  * </ol>
  *
  * Outputs are split at {@code sstableSize} (size-tiered L0 rounds write one output). A plan never
- * involves a compacting SSTable, and a plan into level n ≥ 1 is refused if its key span overlaps an
- * SSTable of level n that is compacting, so levels stay non-overlapping with compactions in flight.
+ * involves a compacting SSTable, and a plan into level n ≥ 1 is refused if its key span overlaps a
+ * compacting SSTable of level n, so levels stay non-overlapping with compactions in flight.
  *
- * <p>Differences from Cassandra, all because a strategy here is a pure function of its context:
+ * <p>Where this differs from Cassandra (docs/compaction.md has the measurements):
  *
  * <ul>
- *   <li>Cassandra walks each level round-robin from the last key it compacted; Talus picks the
- *       oldest SSTable (lowest generation) of the level whose compaction is possible. Outputs get
- *       fresh generations, so every SSTable of a level is eventually picked in turn.
- *   <li>No starvation guard (Cassandra pulls an idle level's SSTables into lower compactions after
- *       25 rounds): it needs memory of past rounds.
- *   <li>L0 stays in L0 when its candidates hold at most (Cassandra: less than) one sstableSize, so
- *       the "exactly one sstableSize" case cannot reach L1 without its overlapping L1 SSTables.
+ *   <li>Level capacities are RocksDB's dynamic ones, not {@code fanout^n × sstableSize}, and data
+ *       lives at the bottom level (L8), not from L1 up. An SSTable's level number means only which
+ *       run it belongs to: reads and purges never depend on level order.
+ *   <li>L0 waits for {@value #L0_COMPACTION_TRIGGER} SSTables (RocksDB's {@code
+ *       level0_file_num_compaction_trigger}) instead of merging any two, and always goes to the
+ *       base level: Cassandra's "merge small L0 SSTables and keep them in L0" rewrote the whole of
+ *       L0 on every flush.
+ *   <li>The SSTable picked in a level is the one with the least overlap below, not the next one
+ *       round-robin; no starvation guard; no single-SSTable up-levelling (Talus cannot yet change
+ *       an SSTable's level without rewriting it, so a plan with nothing to merge below is a copy).
  *   <li>Size-tiered rounds in L0 use Cassandra's default size-tiered options (4, 32, 0.5, 1.5, 50
  *       MiB) and cannot be switched off.
  *   <li>Single-SSTable tombstone compactions are not proposed here; the engine adds them when this
  *       strategy has nothing to do.
- *   <li>The top level (8) is never compacted upward; an overfull top level is left as it is.
  * </ul>
  *
  * Immutable and thread-safe.
@@ -56,11 +65,20 @@ public final class LeveledStrategy implements CompactionStrategy {
   /** Levels 0 to 8. */
   public static final int MAX_LEVEL_COUNT = 9;
 
+  /** The bottom level, where most data lives; never compacted further. */
+  public static final int LAST_LEVEL = MAX_LEVEL_COUNT - 1;
+
   /** L0 above this many SSTables gets size-tiered rounds; also the largest L0 batch. */
   public static final int MAX_COMPACTING_L0 = 32;
 
-  /** A level compacts when its score exceeds this. */
+  /** L0 compacts once it holds this many idle SSTables. */
+  public static final int L0_COMPACTION_TRIGGER = 4;
+
+  /** A level ≥ 1 compacts when its score exceeds this. */
   public static final double SCORE_THRESHOLD = 1.001;
+
+  /** The score of a level above the base level that holds data. */
+  public static final double DRAIN_SCORE = 1.01;
 
   private static final Comparator<SSTableInfo> BY_GENERATION =
       Comparator.comparingLong(SSTableInfo::generation);
@@ -77,6 +95,10 @@ public final class LeveledStrategy implements CompactionStrategy {
     if (options.fanout() < 2) {
       throw new IllegalArgumentException("fanout must be at least 2: " + options.fanout());
     }
+    if (options.levelBaseBytes() <= 0) {
+      throw new IllegalArgumentException(
+          "levelBaseBytes must be positive: " + options.levelBaseBytes());
+    }
     this.options = options;
   }
 
@@ -84,25 +106,14 @@ public final class LeveledStrategy implements CompactionStrategy {
     return options;
   }
 
-  /** The bytes level {@code level} may hold: 4 × sstableSize for L0, fanout^n × sstableSize. */
-  public long capacity(int level) {
-    if (level < 0 || level >= MAX_LEVEL_COUNT) {
-      throw new IllegalArgumentException(
-          "level out of range 0.." + (MAX_LEVEL_COUNT - 1) + ": " + level);
-    }
-    if (level == 0) {
-      return saturatingMultiply(4, options.sstableSize());
-    }
-    long capacity = options.sstableSize();
-    for (int i = 0; i < level; i++) {
-      capacity = saturatingMultiply(capacity, options.fanout());
-    }
-    return capacity;
+  /** The level targets for these live SSTables (compacting or not). */
+  public LevelTargets targets(Collection<? extends SSTableInfo> live) {
+    return LevelTargets.of(live, options);
   }
 
-  /** The level an SSTable is counted in (levels beyond the top are counted in the top level). */
+  /** The level an SSTable is counted in (levels beyond the bottom are counted in the bottom). */
   static int levelOf(SSTableInfo s) {
-    return Math.max(0, Math.min(MAX_LEVEL_COUNT - 1, s.level()));
+    return Math.max(0, Math.min(LAST_LEVEL, s.level()));
   }
 
   @Override
@@ -110,39 +121,62 @@ public final class LeveledStrategy implements CompactionStrategy {
       StrategyContext<T> context) {
     Levels<T> candidates = new Levels<>(context.candidates());
     Levels<T> compacting = new Levels<>(context.compacting());
-    Optional<CompactionPlan<T>> l0SizeTiered = sizeTieredInL0(candidates, compacting);
+    List<T> live = new ArrayList<>(context.candidates());
+    live.addAll(context.compacting());
+    LevelTargets targets = targets(live);
+    boolean l0Flooded = candidates.get(0).size() + compacting.get(0).size() > MAX_COMPACTING_L0;
 
-    for (int level = MAX_LEVEL_COUNT - 1; level > 0; level--) {
-      List<T> sstables = candidates.get(level);
+    for (int level : byScore(candidates, targets)) {
+      Optional<CompactionPlan<T>> plan;
+      if (level == 0) {
+        plan = fromL0(candidates, compacting, targets.baseLevel());
+        if (plan.isEmpty() && l0Flooded) {
+          plan = sizeTieredInL0(candidates, compacting);
+        }
+      } else {
+        int into = level < targets.baseLevel() ? targets.baseLevel() : level + 1;
+        plan = promote(level, into, candidates, compacting, targets);
+      }
+      if (plan.isPresent()) {
+        return plan;
+      }
+    }
+    return l0Flooded ? sizeTieredInL0(candidates, compacting) : Optional.empty();
+  }
+
+  /** The levels worth compacting, highest score first (ties: the lower level). */
+  private <T extends SSTableInfo> List<Integer> byScore(
+      Levels<T> candidates, LevelTargets targets) {
+    double[] score = new double[LAST_LEVEL];
+    List<Integer> levels = new ArrayList<>();
+    List<T> l0 = candidates.get(0);
+    score[0] =
+        Math.max(
+            (double) l0.size() / L0_COMPACTION_TRIGGER,
+            (double) SizeTieredBuckets.totalBytes(l0) / options.levelBaseBytes());
+    if (score[0] >= 1) {
+      levels.add(0);
+    }
+    for (int n = 1; n < LAST_LEVEL; n++) {
+      List<T> sstables = candidates.get(n);
       if (sstables.isEmpty()) {
         continue;
       }
-      double score = (double) SizeTieredBuckets.totalBytes(sstables) / capacity(level);
-      if (score > SCORE_THRESHOLD) {
-        if (l0SizeTiered.isPresent()) {
-          return l0SizeTiered;
-        }
-        if (level == MAX_LEVEL_COUNT - 1) {
-          continue;
-        }
-        Optional<CompactionPlan<T>> plan = promote(level, candidates, compacting, score);
-        if (plan.isPresent()) {
-          return plan;
-        }
+      long target = targets.target(n);
+      score[n] =
+          target == 0
+              ? DRAIN_SCORE
+              : (double) SizeTieredBuckets.totalBytes(sstables) / Math.max(1, target);
+      if (score[n] > SCORE_THRESHOLD) {
+        levels.add(n);
       }
     }
-    if (candidates.get(0).isEmpty()) {
-      return Optional.empty();
-    }
-    Optional<CompactionPlan<T>> l0 = fromL0(candidates, compacting);
-    return l0.isPresent() ? l0 : l0SizeTiered;
+    levels.sort((a, b) -> Double.compare(score[b], score[a])); // stable: ties keep level order
+    return levels;
   }
 
   private <T extends SSTableInfo> Optional<CompactionPlan<T>> sizeTieredInL0(
       Levels<T> candidates, Levels<T> compacting) {
-    if (candidates.get(0).size() + compacting.get(0).size() <= MAX_COMPACTING_L0) {
-      return Optional.empty();
-    }
     List<T> bucket = SizeTieredBuckets.pick(candidates.get(0), l0Options);
     if (bucket.isEmpty()) {
       return Optional.empty();
@@ -158,37 +192,53 @@ public final class LeveledStrategy implements CompactionStrategy {
                 + MAX_COMPACTING_L0));
   }
 
-  /** One SSTable of {@code level} (the oldest possible) plus what it overlaps in the next level. */
+  /**
+   * One SSTable of {@code level} (the least overlap below first) plus what it overlaps in level
+   * {@code into}, into {@code into}.
+   */
   private <T extends SSTableInfo> Optional<CompactionPlan<T>> promote(
-      int level, Levels<T> candidates, Levels<T> compacting, double score) {
-    List<T> source = new ArrayList<>(candidates.get(level));
-    source.sort(BY_GENERATION);
-    List<T> nextAll = new ArrayList<>(candidates.get(level + 1));
-    nextAll.addAll(compacting.get(level + 1));
-    for (T s : source) {
+      int level, int into, Levels<T> candidates, Levels<T> compacting, LevelTargets targets) {
+    List<T> below = new ArrayList<>(candidates.get(into));
+    below.addAll(compacting.get(into));
+    List<Choice<T>> choices = new ArrayList<>();
+    for (T s : candidates.get(level)) {
+      List<T> overlaps = overlapping(s.firstKey(), s.lastKey(), below);
+      double ratio = (double) SizeTieredBuckets.totalBytes(overlaps) / Math.max(1, s.onDiskSize());
+      choices.add(new Choice<>(s, overlaps, ratio));
+    }
+    choices.sort(
+        Comparator.<Choice<T>>comparingDouble(Choice::ratio)
+            .thenComparingLong(c -> c.sstable().generation()));
+    for (Choice<T> c : choices) {
       List<T> inputs = new ArrayList<>();
-      inputs.add(s);
+      inputs.add(c.sstable());
       boolean busy = false;
-      for (T n : overlapping(s.firstKey(), s.lastKey(), nextAll)) {
-        busy |= compacting.get(level + 1).contains(n);
+      for (T n : c.overlaps()) {
+        busy |= compacting.get(into).contains(n);
         inputs.add(n);
       }
-      if (busy || spanOverlapsAny(inputs, compacting.get(level + 1))) {
+      if (busy || spanOverlapsAny(inputs, compacting.get(into))) {
         continue;
       }
-      return Optional.of(
-          CompactionPlan.of(
-              inputs,
-              level + 1,
-              options.sstableSize(),
-              String.format("L%d score %.3f > %s", level, score, SCORE_THRESHOLD)));
+      String reason =
+          targets.target(level) == 0
+              ? String.format("L%d is above the base level L%d", level, into)
+              : String.format(
+                  "L%d holds %d bytes > target %d",
+                  level,
+                  SizeTieredBuckets.totalBytes(candidates.get(level)),
+                  targets.target(level));
+      return Optional.of(CompactionPlan.of(inputs, into, options.sstableSize(), reason));
     }
     return Optional.empty();
   }
 
-  /** Cassandra's L0 candidates: oldest first, with their L0 overlaps, then L1 if big enough. */
+  /** An SSTable of a level, what it overlaps below, and that overlap's share of its size. */
+  private record Choice<T extends SSTableInfo>(T sstable, List<T> overlaps, double ratio) {}
+
+  /** The oldest L0 SSTables with their L0 overlaps, and what they overlap in the base level. */
   private <T extends SSTableInfo> Optional<CompactionPlan<T>> fromL0(
-      Levels<T> candidates, Levels<T> compacting) {
+      Levels<T> candidates, Levels<T> compacting, int base) {
     List<T> compactingL0 = compacting.get(0);
     PartitionKey[] compactingSpan = span(compactingL0);
     List<T> remaining = new ArrayList<>(candidates.get(0));
@@ -222,41 +272,34 @@ public final class LeveledStrategy implements CompactionStrategy {
         break;
       }
     }
-
-    List<T> inputs = new ArrayList<>(chosen);
-    long l0Bytes = SizeTieredBuckets.totalBytes(inputs);
-    boolean toL1 = l0Bytes > options.sstableSize();
-    if (toL1) {
-      PartitionKey[] chosenSpan = span(inputs);
-      List<T> l1All = new ArrayList<>(candidates.get(1));
-      l1All.addAll(compacting.get(1));
-      List<T> l1 = overlapping(chosenSpan[0], chosenSpan[1], l1All);
-      if (l1.stream().anyMatch(compacting.get(1)::contains)
-          || !overlapping(chosenSpan[0], chosenSpan[1], compactingL0).isEmpty()) {
-        return Optional.empty();
-      }
-      inputs.addAll(l1);
-      if (spanOverlapsAny(inputs, compacting.get(1))) {
-        return Optional.empty();
-      }
+    if (chosen.isEmpty()) {
+      return Optional.empty();
     }
-    if (inputs.size() < 2) {
+    List<T> inputs = new ArrayList<>(chosen);
+    PartitionKey[] chosenSpan = span(inputs);
+    List<T> baseAll = new ArrayList<>(candidates.get(base));
+    baseAll.addAll(compacting.get(base));
+    List<T> overlaps = overlapping(chosenSpan[0], chosenSpan[1], baseAll);
+    if (overlaps.stream().anyMatch(compacting.get(base)::contains)
+        || !overlapping(chosenSpan[0], chosenSpan[1], compactingL0).isEmpty()) {
+      return Optional.empty();
+    }
+    inputs.addAll(overlaps);
+    if (spanOverlapsAny(inputs, compacting.get(base))) {
       return Optional.empty();
     }
     return Optional.of(
         CompactionPlan.of(
             inputs,
-            toL1 ? 1 : 0,
+            base,
             options.sstableSize(),
-            toL1
-                ? "L0 to L1: " + chosen.size() + " L0 SSTables"
-                : "L0 merge: " + chosen.size() + " SSTables below one sstable size"));
+            "L0 to L" + base + ": " + chosen.size() + " L0 SSTables"));
   }
 
   /**
-   * All candidates into one plan whose output, split at sstableSize, goes to the highest level
-   * present (at least 1). Background compaction then moves data up as the capacities require. Empty
-   * while any compaction runs (stop them first) or when there are no candidates.
+   * All candidates into one plan whose output, split at sstableSize, goes to the bottom level;
+   * background compaction then moves data up as the targets require. Empty while any compaction
+   * runs (stop them first) or when there are no candidates.
    */
   @Override
   public <T extends SSTableInfo> List<CompactionPlan<T>> majorCompaction(
@@ -264,13 +307,10 @@ public final class LeveledStrategy implements CompactionStrategy {
     if (!context.compacting().isEmpty() || context.candidates().isEmpty()) {
       return List.of();
     }
-    int level = 1;
-    for (SSTableInfo s : context.candidates()) {
-      level = Math.max(level, levelOf(s));
-    }
     List<T> inputs = new ArrayList<>(context.candidates());
     inputs.sort(BY_GENERATION);
-    return List.of(CompactionPlan.of(inputs, level, options.sstableSize(), "major compaction"));
+    return List.of(
+        CompactionPlan.of(inputs, LAST_LEVEL, options.sstableSize(), "major compaction"));
   }
 
   @Override
@@ -279,6 +319,8 @@ public final class LeveledStrategy implements CompactionStrategy {
         + options.sstableSize()
         + ", fanout="
         + options.fanout()
+        + ", levelBase="
+        + options.levelBaseBytes()
         + ", tombstones="
         + options.tombstones()
         + "}";
@@ -360,11 +402,6 @@ public final class LeveledStrategy implements CompactionStrategy {
       }
     }
     return first == null ? null : new PartitionKey[] {first, last};
-  }
-
-  private static long saturatingMultiply(long a, long b) {
-    long r = a * b;
-    return (a != 0 && (r / a != b || r < 0)) ? Long.MAX_VALUE : r;
   }
 
   /** SSTables grouped by level. */

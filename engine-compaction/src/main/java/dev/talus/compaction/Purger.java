@@ -1,6 +1,7 @@
 package dev.talus.compaction;
 
 import dev.talus.data.Cell;
+import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
 import dev.talus.data.LookAheadIterator;
@@ -20,7 +21,8 @@ import java.util.function.LongSupplier;
  * DeletionPurger}, {@code BTreeRow.purge} and {@code AbstractCell.purge}).
  *
  * <p><b>The rule.</b> A deletion with timestamp {@code ts} and local deletion time {@code ldt} — a
- * partition deletion, a range tombstone, a row deletion, or a cell tombstone — is dropped iff
+ * partition deletion, a range tombstone, a row deletion, a complex-column (collection) deletion, or
+ * a cell tombstone (an element's included) — is dropped iff
  *
  * <ol>
  *   <li>{@code ldt < gcBefore} (gc_grace has passed since the deletion: {@code ldt == gcBefore} is
@@ -44,8 +46,10 @@ import java.util.function.LongSupplier;
  *
  * <p><b>What is not here.</b> Data shadowed by a deletion is removed by the merge ({@link
  * PartitionMerger}) whatever gc_grace says; only the tombstones themselves wait for gc_grace.
- * Partition deletion, each range interval, row marker, row deletion and each cell are purged
- * independently; a row left with nothing and a partition left with nothing vanish.
+ * Partition deletion, each range interval, row marker, row deletion, each complex deletion and each
+ * cell are purged independently; a row left with nothing and a partition left with nothing vanish.
+ * So the tombstones an overwritten collection leaves (its complex deletion, and the element
+ * tombstones of removed elements) wait for gc_grace like any other.
  *
  * <p>The max purgeable timestamp is asked for lazily, at most once per partition, and only when
  * something is old enough to be purged, so Bloom filter probes are spent only where they matter.
@@ -60,6 +64,7 @@ public final class Purger {
   private long rangeTombstonesPurged;
   private long rowDeletionsPurged;
   private long rowMarkersPurged;
+  private long complexDeletionsPurged;
   private long cellsPurged;
   private long expiredCellsConverted;
 
@@ -138,6 +143,10 @@ public final class Purger {
       d = DeletionTime.LIVE;
       rowDeletionsPurged++;
     }
+    ComplexDeletion[] cds = row.complexDeletions();
+    if (cds.length > 0) {
+      cds = purgeComplexDeletions(cds, gate);
+    }
     Cell[] cells = row.cells();
     Cell[] out = null;
     int n = 0;
@@ -154,13 +163,30 @@ public final class Purger {
       }
     }
     Cell[] kept = out == null ? cells : Arrays.copyOf(out, n);
-    if (l.isEmpty() && d.isLive() && kept.length == 0) {
+    if (l.isEmpty() && d.isLive() && kept.length == 0 && cds.length == 0) {
       return null;
     }
-    if (l == row.liveness() && d == row.deletion() && kept == cells) {
+    if (l == row.liveness()
+        && d == row.deletion()
+        && kept == cells
+        && cds == row.complexDeletions()) {
       return row;
     }
-    return new Row(row.clustering(), l, d, kept);
+    return new Row(row.clustering(), l, d, cds, kept);
+  }
+
+  private ComplexDeletion[] purgeComplexDeletions(ComplexDeletion[] cds, Gate gate) {
+    ComplexDeletion[] out = new ComplexDeletion[cds.length];
+    int n = 0;
+    for (ComplexDeletion cd : cds) {
+      DeletionTime d = cd.deletion();
+      if (gate.purgeable(d.markedForDeleteAt(), d.localDeletionTime())) {
+        complexDeletionsPurged++;
+      } else {
+        out[n++] = cd;
+      }
+    }
+    return n == cds.length ? cds : n == 0 ? Row.NO_COMPLEX_DELETIONS : Arrays.copyOf(out, n);
   }
 
   /** AbstractCell.purge: drop if purgeable; else an expired expiring cell becomes a tombstone. */
@@ -202,6 +228,11 @@ public final class Purger {
     return rowMarkersPurged;
   }
 
+  /** Complex-column (collection) deletions dropped so far. */
+  public long complexDeletionsPurged() {
+    return complexDeletionsPurged;
+  }
+
   /** Cell tombstones and expired cells dropped so far. */
   public long cellsPurged() {
     return cellsPurged;
@@ -218,6 +249,7 @@ public final class Purger {
         + rangeTombstonesPurged
         + rowDeletionsPurged
         + rowMarkersPurged
+        + complexDeletionsPurged
         + cellsPurged;
   }
 

@@ -23,8 +23,21 @@ public sealed interface StrategyOptions {
     }
   }
 
-  /** Leveled: 160 MiB SSTables, fanout 10. */
-  record Leveled(long sstableSize, int fanout, Tombstones tombstones) implements StrategyOptions {
+  /**
+   * Leveled: 160 MiB SSTables, fanout 10, and a base level of {@value #DEFAULT_LEVEL_BASE_BYTES}
+   * bytes: the smallest target a level ≥ 1 gets (RocksDB's {@code max_bytes_for_level_base}; see
+   * {@link LevelTargets}).
+   */
+  record Leveled(long sstableSize, int fanout, long levelBaseBytes, Tombstones tombstones)
+      implements StrategyOptions {
+    /** 256 MiB, RocksDB's default {@code max_bytes_for_level_base}. */
+    public static final long DEFAULT_LEVEL_BASE_BYTES = 256L << 20;
+
+    /** The options with the default level base (the engine's tables cannot set it yet). */
+    public Leveled(long sstableSize, int fanout, Tombstones tombstones) {
+      this(sstableSize, fanout, DEFAULT_LEVEL_BASE_BYTES, tombstones);
+    }
+
     public static Leveled defaults() {
       return new Leveled(160L << 20, 10, Tombstones.DEFAULTS);
     }

@@ -8,9 +8,10 @@ import java.util.function.LongFunction;
 /**
  * Codecs of the fixed-width types: boolean, tinyint, smallint, int, bigint, float and double.
  *
- * <p>Cell encodings: boolean is one byte 0 or 1; integers are big-endian two's complement of their
- * width (1, 2, 4, 8 bytes); floats are the big-endian bits of {@link Float#floatToIntBits} and
- * {@link Double#doubleToLongBits} (so every NaN is stored as the canonical NaN).
+ * <p>Cell encodings: boolean is one byte 0 or 1; integers (and a counter's total) are big-endian
+ * two's complement of their width (1, 2, 4, 8 bytes); floats are the big-endian bits of {@link
+ * Float#floatToIntBits} and {@link Double#doubleToLongBits} (so every NaN is stored as the
+ * canonical NaN).
  *
  * <p>Key encodings have the same width. Integers flip the sign bit, so negative numbers sort before
  * positive ones. Floats take the canonical bits; a negative value (sign bit set) has all its bits
@@ -36,6 +37,11 @@ final class FixedWidthCodecs {
   static final TypeCodec<Integer> INT =
       new IntegerCodec<>(DataType.INT, Integer.class, 4, v -> (int) v);
   static final TypeCodec<Long> BIGINT = new IntegerCodec<>(DataType.BIGINT, Long.class, 8, v -> v);
+
+  /** A counter's total: a bigint in its cell encoding, ordered (for filters) but never a key. */
+  static final TypeCodec<Long> COUNTER =
+      new IntegerCodec<>(DataType.COUNTER, Long.class, 8, v -> v);
+
   static final TypeCodec<Float> FLOAT = new FloatCodec();
   static final TypeCodec<Double> DOUBLE = new DoubleCodec();
 
@@ -121,6 +127,11 @@ final class FixedWidthCodecs {
       this.min = -signBit;
       this.max = signBit - 1;
       this.box = box;
+    }
+
+    @Override
+    boolean ordered() {
+      return true;
     }
 
     @Override

@@ -128,6 +128,40 @@ final class KeyBytes {
     }
   }
 
+  /** Writes an unsigned LEB128 varint (lengths and counts inside composite values). */
+  static void writeUnsignedVarint(ByteArrayOutputStream out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.write((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
+  }
+
+  /** Reads an unsigned varint that must fit a non-negative int no larger than the bytes left. */
+  static int readLength(byte[] src, int[] pos) {
+    return readLength(src, pos, 0);
+  }
+
+  /** Like {@link #readLength(byte[], int[])} for a length stored plus {@code bias}. */
+  static int readLength(byte[] src, int[] pos, int bias) {
+    long v = 0;
+    for (int shift = 0; ; shift += 7) {
+      if (shift > 35) {
+        throw new IllegalArgumentException("Length varint too long");
+      }
+      int b = readByte(src, pos);
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+    }
+    if (v - bias > src.length - pos[0]) {
+      throw new IllegalArgumentException(
+          "Length " + (v - bias) + " exceeds the " + (src.length - pos[0]) + " bytes left");
+    }
+    return (int) v;
+  }
+
   static String hex(byte[] bytes) {
     StringBuilder sb = new StringBuilder(2 + 2 * bytes.length).append("0x");
     for (byte b : bytes) {

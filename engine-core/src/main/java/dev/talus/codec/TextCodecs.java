@@ -34,6 +34,9 @@ final class TextCodecs {
   static final TypeCodec<String> ASCII = new StringCodec(DataType.ASCII, StandardCharsets.US_ASCII);
   static final TypeCodec<byte[]> BLOB = new BlobCodec();
 
+  /** A blob nested in a collection, tuple, user type or vector: a read-only ByteBuffer. */
+  static final TypeCodec<ByteBuffer> BLOB_BUFFER = new BlobBufferCodec();
+
   private TextCodecs() {}
 
   /**
@@ -138,6 +141,11 @@ final class TextCodecs {
     String formatValue(String value) {
       return value;
     }
+
+    @Override
+    public String literal(Object value) {
+      return "'" + cast(value).replace("'", "''") + "'";
+    }
   }
 
   private static final class BlobCodec extends TypeCodec<byte[]> {
@@ -184,6 +192,66 @@ final class TextCodecs {
     @Override
     String formatValue(byte[] value) {
       return KeyBytes.hex(value);
+    }
+  }
+
+  private static final class BlobBufferCodec extends TypeCodec<ByteBuffer> {
+    BlobBufferCodec() {
+      super(DataType.BLOB, ByteBuffer.class);
+    }
+
+    @Override
+    ByteBuffer coerceNonNull(Object value) {
+      if (value instanceof byte[] b) {
+        return ByteBuffer.wrap(b.clone()).asReadOnlyBuffer();
+      }
+      ByteBuffer b = cast(value);
+      byte[] copy = new byte[b.remaining()];
+      b.duplicate().get(copy);
+      return ByteBuffer.wrap(copy).asReadOnlyBuffer();
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+      byte[] copy = new byte[b.remaining()];
+      b.duplicate().get(copy);
+      return copy;
+    }
+
+    @Override
+    ByteBuffer checked(Object canonicalValue) {
+      return canonicalValue instanceof byte[]
+          ? coerceNonNull(canonicalValue)
+          : cast(canonicalValue);
+    }
+
+    @Override
+    void serializeValue(ByteBuffer value, ByteArrayOutputStream out) {
+      out.writeBytes(bytes(value));
+    }
+
+    @Override
+    ByteBuffer deserializeValue(byte[] src, int[] pos) {
+      return ByteBuffer.wrap(KeyBytes.readBytes(src, pos, src.length - pos[0])).asReadOnlyBuffer();
+    }
+
+    @Override
+    void encodeKeyValue(ByteBuffer value, ByteArrayOutputStream out) {
+      KeyBytes.writeEscaped(out, bytes(value));
+    }
+
+    @Override
+    ByteBuffer decodeKeyValue(byte[] src, int[] pos) {
+      return ByteBuffer.wrap(KeyBytes.readEscaped(src, pos)).asReadOnlyBuffer();
+    }
+
+    @Override
+    int compareValues(ByteBuffer a, ByteBuffer b) {
+      return Arrays.compareUnsigned(bytes(a), bytes(b));
+    }
+
+    @Override
+    String formatValue(ByteBuffer value) {
+      return KeyBytes.hex(bytes(value));
     }
   }
 }

@@ -51,7 +51,7 @@ public abstract class TypeCodec<T> {
    * @return the shared codec of that type
    */
   public static TypeCodec<?> of(DataType type) {
-    return switch (Objects.requireNonNull(type, "type")) {
+    return switch (Objects.requireNonNull(type, "type").kind()) {
       case TEXT -> TextCodecs.TEXT;
       case ASCII -> TextCodecs.ASCII;
       case BLOB -> TextCodecs.BLOB;
@@ -71,7 +71,23 @@ public abstract class TypeCodec<T> {
       case TIME -> TemporalCodecs.TIME;
       case DURATION -> TemporalCodecs.DURATION;
       case INET -> InetCodec.INET;
+      case COUNTER -> FixedWidthCodecs.COUNTER;
+      case LIST, SET, MAP -> new CollectionCodec(type);
+      case TUPLE, UDT -> new TupleCodec(type);
+      case VECTOR -> new VectorCodec(type);
     };
+  }
+
+  /**
+   * The codec of a value nested inside a collection, tuple, user type or vector: the type's own
+   * codec, except that a blob is a read-only {@link java.nio.ByteBuffer} there (a {@code byte[]}
+   * has no value equality, so it could not be a set element or a map key).
+   *
+   * @param type the nested type
+   * @return its codec
+   */
+  public static TypeCodec<?> nested(DataType type) {
+    return type.kind() == DataType.Kind.BLOB ? TextCodecs.BLOB_BUFFER : of(type);
   }
 
   /**
@@ -188,8 +204,27 @@ public abstract class TypeCodec<T> {
    *     order ({@link DataType#DURATION})
    */
   public final int compare(Object a, Object b) {
-    requireKeyType();
+    if (!ordered()) {
+      requireKeyType();
+    }
     return compareValues(cast(a), cast(b));
+  }
+
+  /** Whether values have a natural order: key types, and counters (numbers that are no keys). */
+  boolean ordered() {
+    return type.canBeKey();
+  }
+
+  /**
+   * Renders a value as a CQL literal, as in a result column's name ({@code m['k']}): text quoted
+   * with single quotes, collections and tuples in CQL's brackets, everything else as {@link
+   * #format}.
+   *
+   * @param value a canonical value
+   * @return its literal
+   */
+  public String literal(Object value) {
+    return format(value);
   }
 
   /**

@@ -63,7 +63,10 @@ final class BackgroundJobs implements FlushTrigger {
 
   /** Queues one background compaction round for {@code t} (at most one queued per table). */
   void scheduleCompaction(TableStore t) {
-    if (ctx.isClosed() || !ctx.options().backgroundCompaction() || ctx.compactionsPaused()) {
+    if (ctx.isClosed()
+        || ctx.isStopped()
+        || !ctx.options().backgroundCompaction()
+        || ctx.compactionsPaused()) {
       return;
     }
     if (!compactionQueued.add(t)) {
@@ -88,7 +91,7 @@ final class BackgroundJobs implements FlushTrigger {
 
   /** Queues a background flush of {@code t} (at most one queued per table). */
   void scheduleFlush(TableStore t) {
-    if (ctx.isClosed() || !t.flushQueued().compareAndSet(false, true)) {
+    if (ctx.isClosed() || ctx.isStopped() || !t.flushQueued().compareAndSet(false, true)) {
       return;
     }
     try {
@@ -119,6 +122,17 @@ final class BackgroundJobs implements FlushTrigger {
     }
     if (largest != null) {
       scheduleFlush(largest);
+    }
+  }
+
+  @Override
+  public void memtablesOverHalf() {
+    long active = 0;
+    for (TableStore t : db.stores()) {
+      active += t.activeMemtableBytes();
+    }
+    if (active > ctx.options().memtableSpaceBytes() / 2) {
+      flushLargest();
     }
   }
 

@@ -11,6 +11,7 @@ import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
+import dev.talus.UserType;
 import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogStats;
@@ -64,7 +65,7 @@ public final class Database implements Closeable {
   private final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
   private final MemtableBudget budget;
-  private final TableHost host = new Host();
+  private final TableHost host;
   private Catalog catalog;
   private CommitLog commitLog;
   private WritePipeline writes;
@@ -76,6 +77,7 @@ public final class Database implements Closeable {
     this.lock = lock;
     this.jobs = new BackgroundJobs(ctx, this);
     this.budget = new MemtableBudget(ctx, jobs);
+    this.host = new DatabaseHost(() -> commitLog, budget, jobs);
   }
 
   /** Opens (creating if needed) the directory in {@code options}. */
@@ -231,14 +233,29 @@ public final class Database implements Closeable {
     return byId.get(id);
   }
 
+  /** Creates a user type; with {@code ifNotExists}, an identical existing one is fine. */
+  public synchronized UserType createType(UserType type, boolean ifNotExists) {
+    ctx.checkOpen();
+    return UserTypes.create(catalog, type, ifNotExists);
+  }
+
+  /** Every user type, in creation order. */
+  public synchronized List<UserType> types() {
+    ctx.checkOpen();
+    return List.copyOf(catalog.types().values());
+  }
+
   /**
    * Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. A
    * schema without a keyspace goes to the default keyspace, which is created the first time.
    */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     schema = keyspaces.placeTable(catalog, schema, ctx.options().defaultKeyspace(), byId.values());
     setAside.checkNotSetAside(qualified(schema));
+    for (var c : schema.columns()) {
+      UserTypes.checkDefined(catalog, c.type(), "table " + schema.name());
+    }
     TableHandle existing = tables.get(qualified(schema));
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
@@ -356,7 +373,7 @@ public final class Database implements Closeable {
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
   synchronized void setCompaction(TableStore t, CompactionOptions options) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     TableSchema next = t.schema().withCompaction(options);
     try {
       catalog.put(t.id(), next);
@@ -462,30 +479,4 @@ public final class Database implements Closeable {
   }
 
   /** What each table needs from its database. */
-  private final class Host implements TableHost {
-    @Override
-    public long commitLogPosition() {
-      return CommitLogReplay.encode(commitLog.currentPosition());
-    }
-
-    @Override
-    public void markFlushed(int tableId, long upTo) {
-      commitLog.markFlushed(tableId, CommitLogReplay.decode(upTo));
-    }
-
-    @Override
-    public void memoryFreed(long bytes) {
-      budget.freed(bytes);
-    }
-
-    @Override
-    public void flushed(TableStore table) {
-      jobs.scheduleCompaction(table);
-    }
-
-    @Override
-    public void compacted(TableStore table) {
-      jobs.scheduleCompaction(table);
-    }
-  }
 }

@@ -25,7 +25,8 @@ import java.util.List;
 final class Paging {
   /**
    * Where a paged read resumes: the partition of the last row returned, the rows already returned
-   * (in all, and of that partition), the last clustering (null: from the start).
+   * (in all, and of that partition), the last clustering (null: from the start; the static
+   * clustering when the last row was a partition with static data only).
    */
   record Resume(int startPartition, int alreadyReturned, byte[] after, int inPartition) {}
 
@@ -54,7 +55,7 @@ final class Paging {
           || startPartition >= partitions
           || already < 0
           || inPartition < 0
-          || !ClusteringBytes.isRow(resume)) {
+          || !(ClusteringBytes.isRow(resume) || ClusteringBytes.isStatic(resume))) {
         throw new InvalidQueryException("paging state out of range");
       }
       return new Resume(startPartition, already, resume, inPartition);

@@ -4,9 +4,10 @@ import dev.talus.ColumnDef;
 import dev.talus.InvalidQueryException;
 import dev.talus.StoredPartition;
 import dev.talus.TableSchema;
-import dev.talus.codec.TypeCodec;
+import dev.talus.codec.ComplexCodec;
 import dev.talus.data.Cell;
 import dev.talus.data.ClusteringBytes;
+import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
@@ -103,32 +104,50 @@ public final class PartitionDump {
   }
 
   private StoredPartition.StoredRow row(Row r) {
-    TableSchema s = table.schema();
     KeyCodec keys = table.keys();
     List<StoredPartition.StoredCell> cells = new ArrayList<>();
     for (Cell c : r.cells()) {
-      ColumnDef col = s.regularColumns().get(c.column());
-      TypeCodec<?> codec = keys.regularCodec(c.column());
+      ColumnDef col = keys.column(c.column());
       StoredPartition.CellKind kind =
           c.isTombstone()
               ? StoredPartition.CellKind.TOMBSTONE
               : c.isExpiring() ? StoredPartition.CellKind.EXPIRING : StoredPartition.CellKind.LIVE;
+      Object value = null;
+      Object element = null;
+      if (c.hasPath() && col.type().isMultiCell()) {
+        ComplexCodec codec = ComplexCodec.of(col.type());
+        element = codec.pathValue(c.path());
+        if (kind != StoredPartition.CellKind.TOMBSTONE) {
+          value = codec.cellValue(c.path(), c.value());
+        }
+      } else if (kind != StoredPartition.CellKind.TOMBSTONE) {
+        value = keys.regularCodec(c.column()).deserialize(c.value());
+      }
       cells.add(
           new StoredPartition.StoredCell(
               col.name(),
-              kind == StoredPartition.CellKind.TOMBSTONE ? null : codec.deserialize(c.value()),
+              value,
               c.timestamp(),
               c.ttl(),
               kind == StoredPartition.CellKind.LIVE ? null : c.localDeletionTime(),
-              kind));
+              kind,
+              element));
+    }
+    List<StoredPartition.CollectionDeletion> cds = new ArrayList<>();
+    for (ComplexDeletion d : r.complexDeletions()) {
+      cds.add(
+          new StoredPartition.CollectionDeletion(
+              keys.column(d.column()).name(), deletion(d.deletion())));
     }
     var l = r.liveness();
     return new StoredPartition.StoredRow(
-        Arrays.asList(keys.decodeClustering(r.clustering())),
+        r.isStatic() ? List.of() : Arrays.asList(keys.decodeClustering(r.clustering())),
         l.isEmpty() ? null : l.timestamp(),
         l.isEmpty() || !l.isExpiring() ? null : l.localExpirationTime(),
         deletion(r.deletion()),
-        cells);
+        cells,
+        r.isStatic(),
+        cds);
   }
 
   /** A bound as text: the prefix values and whether it sits before or after them. */

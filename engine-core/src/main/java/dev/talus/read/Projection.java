@@ -3,9 +3,11 @@ package dev.talus.read;
 import dev.talus.ColumnDef;
 import dev.talus.ResultRow;
 import dev.talus.TableSchema;
+import dev.talus.codec.ComplexCodec;
 import dev.talus.codec.TypeCodec;
 import dev.talus.data.Cell;
 import dev.talus.data.Row;
+import dev.talus.request.Selector;
 import dev.talus.schema.KeyCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,43 +15,76 @@ import java.util.List;
 
 /**
  * A projection compiled once per query shape: the shared {@link RowView.Shape} and, per selected
- * column, where its value comes from (partition key or clustering position, or regular column id).
- * Turns a live row into the {@link ResultRow} the user gets. Immutable and thread-safe.
+ * column, where its value comes from (partition key or clustering position, regular or static
+ * column id) and how it decodes (one cell, or the element cells of a non-frozen collection or user
+ * type assembled). Turns a live row and the partition's live static row into the {@link ResultRow}
+ * the user gets. Immutable and thread-safe.
  */
 record Projection(
     List<ColumnDef> columns,
     RowView.Shape shape,
     ColumnDef.Kind[] kinds,
     int[] positions,
-    TypeCodec<?>[] codecs) {
+    TypeCodec<?>[] codecs,
+    ComplexCodec[] complex,
+    boolean readsStatics,
+    List<Selector> selectors,
+    Selections.Part[] parts) {
 
-  static Projection compile(TableSchema schema, KeyCodec keys, List<ColumnDef> columns) {
-    int n = columns.size();
+  static Projection compile(
+      TableSchema schema, KeyCodec keys, List<ColumnDef> columns, List<Selector> selectors) {
+    Selections.Part[] parts = Selections.compile(schema, keys, selectors);
+    int n = columns.size() + parts.length;
     List<String> names = new ArrayList<>(n);
     ColumnDef.Kind[] kinds = new ColumnDef.Kind[n];
     int[] positions = new int[n];
     TypeCodec<?>[] codecs = new TypeCodec<?>[n];
+    ComplexCodec[] complex = new ComplexCodec[n];
+    boolean statics = false;
+    java.util.Map<String, String> noWriteTime = new java.util.HashMap<>();
     boolean[] primaryKey = new boolean[n];
     for (int i = 0; i < n; i++) {
-      ColumnDef c = columns.get(i);
-      names.add(c.name());
+      ColumnDef c = i < columns.size() ? columns.get(i) : parts[i - columns.size()].column();
+      names.add(i < columns.size() ? c.name() : parts[i - columns.size()].name());
       primaryKey[i] = c.isPrimaryKey();
       kinds[i] = c.kind();
       switch (c.kind()) {
         case PARTITION_KEY -> positions[i] = schema.partitionKey().indexOf(c);
         case CLUSTERING -> positions[i] = schema.clustering().indexOf(c);
-        case REGULAR -> {
+        case REGULAR, STATIC -> {
+          statics |= c.isStatic();
           positions[i] = keys.regularId(c.name());
           codecs[i] = keys.regularCodec(positions[i]);
+          if (i >= columns.size()) {
+            noWriteTime.put(names.get(i), "a part of column");
+          }
+          if (c.type().isMultiCell()) {
+            complex[i] = ComplexCodec.of(c.type());
+            noWriteTime.putIfAbsent(c.name(), "non-frozen " + c.type().cqlName() + " column");
+          } else if (c.type().kind() == dev.talus.DataType.Kind.COUNTER) {
+            noWriteTime.put(c.name(), "counter column");
+          }
         }
       }
     }
     return new Projection(
-        List.copyOf(columns), new RowView.Shape(names, primaryKey), kinds, positions, codecs);
+        List.copyOf(columns),
+        new RowView.Shape(names, primaryKey, noWriteTime),
+        kinds,
+        positions,
+        codecs,
+        complex,
+        statics,
+        List.copyOf(selectors),
+        parts);
   }
 
-  /** The result row of {@code r} in the partition with key values {@code pkValues}. */
-  ResultRow view(KeyCodec keys, Object[] pkValues, Row r, long now) {
+  /**
+   * The result row of {@code r} (null for a partition with only static data) in the partition with
+   * key values {@code pkValues}, whose live static row is {@code statics} (null if none or not
+   * read).
+   */
+  ResultRow view(KeyCodec keys, Object[] pkValues, Row r, Row statics, long now) {
     Object[] ck = null;
     int n = kinds.length;
     Object[] values = new Object[n];
@@ -59,13 +94,28 @@ record Projection(
       switch (kinds[i]) {
         case PARTITION_KEY -> values[i] = pkValues[positions[i]];
         case CLUSTERING -> {
+          if (r == null) {
+            continue;
+          }
           if (ck == null) {
             ck = keys.decodeClustering(r.clustering());
           }
           values[i] = ck[positions[i]];
         }
-        case REGULAR -> {
-          Cell cell = r.cell(positions[i]);
+        case REGULAR, STATIC -> {
+          Row source = kinds[i] == ColumnDef.Kind.STATIC ? statics : r;
+          if (source == null) {
+            continue;
+          }
+          if (complex[i] != null || i >= n - parts.length) {
+            Object whole =
+                complex[i] != null
+                    ? assemble(complex[i], source, positions[i])
+                    : decode(codecs[i], source, positions[i]);
+            values[i] = i >= n - parts.length ? parts[i - (n - parts.length)].apply(whole) : whole;
+            continue;
+          }
+          Cell cell = source.cell(positions[i]);
           if (cell != null) {
             values[i] = codecs[i].deserialize(cell.value());
             if (writeTimes == null) {
@@ -85,5 +135,26 @@ record Projection(
       }
     }
     return new RowView(shape, values, writeTimes, ttls);
+  }
+
+  private static Object decode(TypeCodec<?> codec, Row r, int column) {
+    Cell cell = r.cell(column);
+    return cell == null ? null : codec.deserialize(cell.value());
+  }
+
+  /** The value of a complex column from its (live, path-ordered) element cells in {@code r}. */
+  static Object assemble(ComplexCodec codec, Row r, int column) {
+    Cell[] cells = r.cells();
+    int i = r.firstCellIndex(column);
+    if (i < 0) {
+      return null;
+    }
+    List<byte[]> paths = new ArrayList<>();
+    List<byte[]> values = new ArrayList<>();
+    for (; i < cells.length && cells[i].column() == column; i++) {
+      paths.add(cells[i].path());
+      values.add(cells[i].value());
+    }
+    return codec.assemble(paths, values);
   }
 }

@@ -74,7 +74,10 @@ final class QueryPlanner {
     TableSchema s = keys.schema();
     Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
     for (Restriction x : r.restrictions()) {
-      Columns.column(s, x.column());
+      ColumnDef rc = Columns.column(s, x.column());
+      if (rc.isPrimaryKey()) {
+        ValueFilters.checkKeyColumn(s, rc, x);
+      }
       byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>(1)).add(x);
     }
     // Rule 1: the full partition key, by equality or IN.
@@ -88,8 +91,8 @@ final class QueryPlanner {
     ClusteringPlanner.Result ck =
         ClusteringPlanner.plan(keys, byColumn, r.tupleRestrictions(), r.allowFiltering());
     List<Filter> filters = ck.filters();
-    // Rule 4: regular columns only as filters, with explicit opt-in.
-    for (ColumnDef c : s.regularColumns()) {
+    // Rule 4: regular and static columns only as filters, with explicit opt-in.
+    for (ColumnDef c : s.nonKeyColumns()) {
       for (Restriction x : byColumn.getOrDefault(c.name(), List.of())) {
         if (!r.allowFiltering()) {
           throw new InvalidQueryException(
@@ -107,13 +110,27 @@ final class QueryPlanner {
           throw new InvalidQueryException(
               "in(...) on regular column " + c.name() + " is not supported");
         }
-        if (x.value() == null) {
-          throw new InvalidQueryException("cannot filter " + c.name() + " against null");
-        }
         if (filters.isEmpty()) {
           filters = new ArrayList<>(1);
         } else if (!(filters instanceof ArrayList)) {
           filters = new ArrayList<>(filters);
+        }
+        if (x.op() == Restriction.Op.CONTAINS || x.op() == Restriction.Op.CONTAINS_KEY) {
+          filters.add(ValueFilters.contains(s, c, keys.regularId(c.name()), x));
+          continue;
+        }
+        if (c.type().isMultiCell()) {
+          throw new InvalidQueryException(
+              "Collection column "
+                  + c.name()
+                  + " of "
+                  + s.name()
+                  + " ("
+                  + c.type().cqlName()
+                  + ") can only be restricted by CONTAINS or CONTAINS KEY");
+        }
+        if (x.value() == null) {
+          throw new InvalidQueryException("cannot filter " + c.name() + " against null");
         }
         filters.add(
             new Filter(c, keys.regularId(c.name()), x.op(), Columns.coerce(s, c, x.value())));
@@ -133,7 +150,7 @@ final class QueryPlanner {
               + " pageSize, or drop the order and get the partitions one after the other");
     }
     List<ColumnDef> projection = new ArrayList<>();
-    if (r.columns().isEmpty()) {
+    if (r.columns().isEmpty() && r.selectors().isEmpty()) {
       projection.addAll(s.columns());
     } else {
       for (String name : r.columns()) {

@@ -1,13 +1,10 @@
 package dev.talus.read;
 
-import dev.talus.ColumnDef;
 import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TombstoneOverwhelmingException;
-import dev.talus.codec.TypeCodec;
-import dev.talus.data.Cell;
 import dev.talus.data.ClusteringBytes;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
@@ -19,6 +16,7 @@ import dev.talus.io.CorruptFileException;
 import dev.talus.metrics.Histogram;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
+import dev.talus.request.Selector;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.KeyCodec;
 import dev.talus.table.TableMetrics;
@@ -240,11 +238,20 @@ public final class ReadPath {
     }
     List<Found> out = new ArrayList<>();
     LiveRows.TombstoneCounter counter = tombstones.counter(key);
+    Projection proj = projection(plan);
+    boolean statics = proj.readsStatics() || filtersStatics(plan);
+    Slice cover = Slices.cover(slices);
+    // with statics, the sources are chosen for the static row too
+    Slice sourcesFor =
+        !statics
+            ? cover
+            : cover == Slice.ROWS ? Slice.ALL : new Slice(Slice.STATIC.start(), cover.end());
     try (ReadSnapshot snapshot =
-        SSTableSelector.snapshot(table.tracker(), metrics, key, Slices.cover(slices))) {
+        SSTableSelector.snapshot(table.tracker(), metrics, key, sourcesFor)) {
       Object[] pkValues = plan.partitionValues().get(index);
-      Projection proj = projection(plan);
+      Row staticRow = statics ? staticRow(key, snapshot, now, tombstones.gcBefore, counter) : null;
       int used = 0;
+      boolean anyRow = false;
       for (int k = 0; k < slices.size() && out.size() < max; k++) {
         Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
         PartitionMerger.Merged m =
@@ -254,16 +261,62 @@ public final class ReadPath {
         LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
         while (out.size() < max && live.hasNext()) {
           Row r = live.next();
-          if (!matches(plan, r)) {
+          anyRow = true;
+          if (!ValueFilters.matches(keys, plan.filters(), r, staticRow)) {
             continue;
           }
-          out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, now)));
+          out.add(new Found(index, r.clustering(), proj.view(keys, pkValues, r, staticRow, now)));
         }
+      }
+      // Cassandra: a partition with static data but no rows reads as one row with null
+      // clustering and regular columns, when the query names whole partitions
+      if (!anyRow
+          && staticRow != null
+          && plan.filters().isEmpty()
+          && !restrictsClustering(plan)
+          && !(index == plan.resume().startPartition() && plan.resume().after() != null)) {
+        out.add(
+            new Found(
+                index, ClusteringBytes.STATIC, proj.view(keys, pkValues, null, staticRow, now)));
       }
       metrics.sourcesRead(used);
       sources.addAndGet(used);
       return out;
     }
+  }
+
+  /** The partition's live static row, or null; its tombstones count like the rows'. */
+  private static Row staticRow(
+      PartitionKey key,
+      ReadSnapshot snapshot,
+      long now,
+      long gcBefore,
+      LiveRows.TombstoneCounter counter) {
+    PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
+    LiveRows live = new LiveRows(m.rows(), now, gcBefore, counter);
+    return live.hasNext() ? live.next() : null;
+  }
+
+  private boolean filtersStatics(QueryPlanner.Plan plan) {
+    for (QueryPlanner.Filter f : plan.filters()) {
+      if (f.column().isStatic()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean restrictsClustering(QueryPlanner.Plan plan) {
+    if (!plan.request().tupleRestrictions().isEmpty()) {
+      return true;
+    }
+    for (var r : plan.request().restrictions()) {
+      var c = schema.column(r.column());
+      if (c.isPresent() && c.get().kind() == dev.talus.ColumnDef.Kind.CLUSTERING) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -351,54 +404,14 @@ public final class ReadPath {
     }
   }
 
-  private boolean matches(QueryPlanner.Plan plan, Row r) {
-    List<QueryPlanner.Filter> filters = plan.filters();
-    if (filters.isEmpty()) {
-      return true;
-    }
-    Object[] clustering = null;
-    for (int i = 0; i < filters.size(); i++) {
-      QueryPlanner.Filter f = filters.get(i);
-      TypeCodec<?> codec;
-      Object value;
-      if (f.column().kind() == ColumnDef.Kind.CLUSTERING) {
-        if (clustering == null) {
-          clustering = keys.decodeClustering(r.clustering());
-        }
-        codec = keys.clusteringCodec(f.id());
-        value = clustering[f.id()];
-      } else {
-        Cell c = r.cell(f.id());
-        if (c == null) {
-          return false;
-        }
-        codec = keys.regularCodec(f.id());
-        value = codec.deserialize(c.value());
-      }
-      int cmp = codec.compare(value, f.value());
-      boolean ok =
-          switch (f.op()) {
-            case EQ -> cmp == 0;
-            case GT -> cmp > 0;
-            case GE -> cmp >= 0;
-            case LT -> cmp < 0;
-            case LE -> cmp <= 0;
-            case IN -> false;
-          };
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The last projection compiled; reads of one table usually repeat one. */
   private volatile Projection lastProjection;
 
   private Projection projection(QueryPlanner.Plan plan) {
     Projection p = lastProjection;
-    if (p == null || !p.columns().equals(plan.projection())) {
-      p = Projection.compile(schema, keys, plan.projection());
+    List<Selector> selectors = plan.request().selectors();
+    if (p == null || !p.columns().equals(plan.projection()) || !p.selectors().equals(selectors)) {
+      p = Projection.compile(schema, keys, plan.projection(), selectors);
       lastProjection = p;
     }
     return p;

@@ -20,13 +20,24 @@ final class RowView implements ResultRow {
     private final Map<String, Integer> index;
     private final boolean[] primaryKey;
 
+    /** Column → what it is, for the columns without a single write time (collections, counters). */
+    private final Map<String, String> noWriteTime;
+
     Shape(List<String> columns) {
       this(columns, new boolean[columns.size()]);
     }
 
-    /** {@code primaryKey[i]}: column i is a partition key or clustering column (it has no cell). */
     Shape(List<String> columns, boolean[] primaryKey) {
+      this(columns, primaryKey, Map.of());
+    }
+
+    /**
+     * {@code primaryKey[i]}: column i is a partition key or clustering column (it has no cell);
+     * {@code noWriteTime}: the columns without a single write time, with what they are.
+     */
+    Shape(List<String> columns, boolean[] primaryKey, Map<String, String> noWriteTime) {
       this.primaryKey = primaryKey.clone();
+      this.noWriteTime = Map.copyOf(noWriteTime);
       this.columns = List.copyOf(columns);
       Map<String, Integer> m = new HashMap<>();
       for (int i = 0; i < this.columns.size(); i++) {
@@ -85,7 +96,10 @@ final class RowView implements ResultRow {
   @Override
   public Object get(String column) {
     Object v = values[check(column)];
-    return v instanceof byte[] b ? b.clone() : v;
+    if (v instanceof byte[] b) {
+      return b.clone();
+    }
+    return v instanceof float[] f ? f.clone() : v;
   }
 
   @Override
@@ -106,15 +120,34 @@ final class RowView implements ResultRow {
     return type.cast(v);
   }
 
+  private void checkOneCell(String column, String function) {
+    String what = shape.noWriteTime.get(column);
+    if (what != null) {
+      throw new InvalidQueryException(
+          "Cannot use selection function "
+              + function
+              + " on "
+              + what
+              + " "
+              + column
+              + (what.startsWith("counter")
+                  ? ""
+                  : ": its elements are cells of their own, each with its own write time and TTL"
+                      + " (Talus does not return per-element write times)"));
+    }
+  }
+
   @Override
   public Long writeTime(String column) {
     int i = checkCell(column, "writetime");
+    checkOneCell(column, "writeTime");
     return writeTimes == null || writeTimes[i] == NO_WRITE_TIME ? null : writeTimes[i];
   }
 
   @Override
   public Integer ttl(String column) {
     int i = checkCell(column, "ttl");
+    checkOneCell(column, "ttl");
     return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
   }
 

@@ -36,7 +36,7 @@ final class SSTableSelector {
         if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
           continue;
         }
-        if (slice != Slice.ALL && outsideClusteringRange(r, slice)) {
+        if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
           continue;
         }
         if (!r.tryRef()) {

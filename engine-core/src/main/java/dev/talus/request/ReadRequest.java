@@ -9,6 +9,7 @@ import java.util.Map;
  *
  * @param restrictions single-column conditions
  * @param tupleRestrictions multi-column relations on clustering columns
+ * @param selectors parts of columns selected (elements, element ranges, fields)
  */
 public record ReadRequest(
     List<Restriction> restrictions,
@@ -20,4 +21,5 @@ public record ReadRequest(
     int pageSize,
     byte[] pagingState,
     boolean allowFiltering,
-    int perPartitionLimit) {}
+    int perPartitionLimit,
+    List<Selector> selectors) {}

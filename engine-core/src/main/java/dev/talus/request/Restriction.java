@@ -17,7 +17,11 @@ public record Restriction(String column, Op op, List<Object> values) {
     GT(">"),
     GE(">="),
     LT("<"),
-    LE("<=");
+    LE("<="),
+    /** A collection holds the value (a set or list element, a map value). */
+    CONTAINS("CONTAINS"),
+    /** A map holds the key. */
+    CONTAINS_KEY("CONTAINS KEY");
 
     private final String symbol;
 

@@ -2,17 +2,20 @@ package dev.talus.schema;
 
 import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
+import dev.talus.UserType;
 import dev.talus.io.StorageFs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The catalogue of a data directory: its keyspaces, and every table's id and schema (which names
- * its keyspace), persisted in {@code schema.db} ({@link SchemaStore}). A change is saved before it
- * is taken: if the save fails, the catalogue is unchanged. Not thread-safe; the database serialises
+ * The catalogue of a data directory: its keyspaces, every user-defined type (in creation order, so
+ * a type's fields only name types before it) and every table's id and schema (which names its
+ * keyspace), persisted in {@code schema.db} ({@link SchemaStore}). A change is saved before it is
+ * taken: if the save fails, the catalogue is unchanged. Not thread-safe; the database serialises
  * schema changes.
  */
 public final class Catalog {
@@ -20,25 +23,31 @@ public final class Catalog {
   private final Path dir;
   private final TreeMap<String, KeyspaceSchema> keyspaces;
   private final TreeMap<Integer, TableSchema> schemas;
+  private final LinkedHashMap<String, UserType> types;
 
   private Catalog(
       StorageFs fs,
       Path dir,
       Map<String, KeyspaceSchema> keyspaces,
+      Map<String, UserType> types,
       Map<Integer, TableSchema> schemas) {
     this.fs = fs;
     this.dir = dir;
     this.keyspaces = new TreeMap<>(keyspaces);
+    this.types = new LinkedHashMap<>(types);
     this.schemas = new TreeMap<>(schemas);
   }
 
   /**
    * The catalogue stored in {@code dir}, empty for a new directory. Tables stored before keyspaces
    * existed are put in {@code defaultKeyspace}, which is then created (SimpleStrategy, one replica,
-   * durable writes) if it is missing; the file is rewritten at the next schema change.
+   * durable writes) if it is missing; the file is rewritten at the next schema change. Removes the
+   * temporary file a crash in the middle of a save leaves ({@link SchemaStore#save} writes {@code
+   * schema.db.tmp}, then renames it): it was never the schema.
    */
   public static Catalog load(StorageFs fs, Path dir, String defaultKeyspace) throws IOException {
-    SchemaStore.Contents stored = SchemaStore.load(fs, dir);
+    SchemaStore.Content stored = SchemaStore.load(fs, dir);
+    fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
     Map<String, KeyspaceSchema> keyspaces = new TreeMap<>(stored.keyspaces());
     Map<Integer, TableSchema> tables = new TreeMap<>();
     for (Map.Entry<Integer, TableSchema> e : stored.tables().entrySet()) {
@@ -49,12 +58,25 @@ public final class Catalog {
       }
       tables.put(e.getKey(), t);
     }
-    return new Catalog(fs, dir, keyspaces, tables);
+    return new Catalog(fs, dir, keyspaces, stored.types(), tables);
   }
 
   /** Keyspace name → keyspace, in name order. */
   public Map<String, KeyspaceSchema> keyspaces() {
     return Collections.unmodifiableMap(keyspaces);
+  }
+
+  /** User type name → type, in creation order. */
+  public Map<String, UserType> types() {
+    return Collections.unmodifiableMap(types);
+  }
+
+  /** Saves the catalogue with user type {@code type} added, then takes the change. */
+  public void putType(UserType type) throws IOException {
+    LinkedHashMap<String, UserType> next = new LinkedHashMap<>(types);
+    next.put(type.name(), type);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, next, schemas));
+    types.put(type.name(), type);
   }
 
   /** Table id → schema, in id order. */
@@ -71,7 +93,7 @@ public final class Catalog {
   public void put(int id, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     next.put(id, schema);
-    SchemaStore.save(fs, dir, keyspaces, next);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
     schemas.put(id, schema);
   }
 
@@ -79,7 +101,7 @@ public final class Catalog {
   public void putKeyspace(KeyspaceSchema keyspace) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.put(keyspace.name(), keyspace);
-    SchemaStore.save(fs, dir, next, schemas);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
     keyspaces.put(keyspace.name(), keyspace);
   }
 
@@ -87,7 +109,7 @@ public final class Catalog {
   public void removeKeyspace(String name) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.remove(name);
-    SchemaStore.save(fs, dir, next, schemas);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
     keyspaces.remove(name);
   }
 }

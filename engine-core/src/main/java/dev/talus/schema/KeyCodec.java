@@ -15,7 +15,9 @@ import java.util.Map;
 /**
  * Turns a table's key values into bytes and back: partition keys (the concatenated prefix-free
  * encodings of the partition key columns), clusterings and bounds (framed by {@link
- * ClusteringBytes}, DESC columns inverted), and the column ids of regular columns. Immutable and
+ * ClusteringBytes}, DESC columns inverted), and the column ids of the non-key (regular and static)
+ * columns: their positions in declaration order ({@link TableSchema#nonKeyColumns()}), so the ids
+ * of a table without static columns are those its regular columns always had. Immutable and
  * thread-safe.
  */
 public final class KeyCodec {
@@ -40,7 +42,7 @@ public final class KeyCodec {
       ckCodecs[i] = TypeCodec.of(ck.get(i).type());
       ckDesc[i] = ck.get(i).order() == ClusteringOrder.DESC;
     }
-    List<ColumnDef> reg = schema.regularColumns();
+    List<ColumnDef> reg = schema.nonKeyColumns();
     regularCodecs = new TypeCodec<?>[reg.size()];
     for (int i = 0; i < reg.size(); i++) {
       regularCodecs[i] = TypeCodec.of(reg.get(i).type());
@@ -126,7 +128,7 @@ public final class KeyCodec {
     return values;
   }
 
-  /** The id of a regular column, or -1. */
+  /** The id of a regular or static column, or -1. */
   public int regularId(String column) {
     Integer id = regularIds.get(column);
     return id == null ? -1 : id;
@@ -134,6 +136,11 @@ public final class KeyCodec {
 
   public TypeCodec<?> regularCodec(int id) {
     return regularCodecs[id];
+  }
+
+  /** The regular or static column with id {@code id}. */
+  public ColumnDef column(int id) {
+    return schema.nonKeyColumns().get(id);
   }
 
   public TypeCodec<?> partitionKeyCodec(int i) {

@@ -7,6 +7,7 @@ import dev.talus.Compression;
 import dev.talus.DataType;
 import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
+import dev.talus.UserType;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
@@ -28,40 +29,50 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Persists the keyspaces and every table's schema in {@code schema.db}: magic, version, the
- * keyspaces, the tables (each with its keyspace), and a CRC32C of everything before it ({@link
- * FileFormat}'s trailer). Rewritten whole on each change through a temporary file, a sync, an
- * atomic rename and a directory sync, so a crash leaves the old or the new schema. Not thread-safe;
- * the engine serialises schema changes.
+ * Persists the keyspaces, every user type and every table schema in {@code schema.db}: magic,
+ * version, the keyspaces and user types (version 3), the tables (each with its keyspace, version
+ * 3), and a CRC32C of everything before it ({@link FileFormat}'s trailer). Rewritten whole on each
+ * change through a temporary file, a sync, an atomic rename and a directory sync, so a crash leaves
+ * the old or the new schema. Not thread-safe; the engine serialises schema changes.
+ *
+ * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
+ * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
+ * columns). Every version is read (the tables of versions 1 and 2 name no keyspace); a newer one is
+ * refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
   private static final int VERSION = 3;
 
-  /** Version 2 had no keyspaces (its tables carry none); it is still read. */
+  /** Version 2 named column types by their constant name and had no user types. */
   private static final int VERSION_2 = 2;
 
-  /** Version 1 had no partition guardrails either; it is still read. */
+  /** Version 1 had no partition guardrails; it is still read. */
   private static final int VERSION_1 = 1;
 
   private SchemaStore() {}
 
   /**
-   * What {@code schema.db} holds.
+   * What the file holds.
    *
    * @param keyspaces keyspace name → keyspace
+   * @param types user types in creation order
    * @param tables table id → schema; a table read from a version before keyspaces names none
    */
-  public record Contents(Map<String, KeyspaceSchema> keyspaces, Map<Integer, TableSchema> tables) {}
+  public record Content(
+      Map<String, KeyspaceSchema> keyspaces,
+      Map<String, UserType> types,
+      Map<Integer, TableSchema> tables) {}
 
-  /** The stored keyspaces and tables, or nothing for a new directory. */
-  public static Contents load(StorageFs fs, Path dir) throws IOException {
+  /** The stored keyspaces, user types and tables, or nothing for a new directory. */
+  public static Content load(StorageFs fs, Path dir) throws IOException {
     Path file = dir.resolve(FILE);
-    Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
     Map<Integer, TableSchema> out = new TreeMap<>();
+    Map<String, UserType> types = new LinkedHashMap<>();
+    Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
     if (!fs.exists(file)) {
-      return new Contents(keyspaces, out);
+      return new Content(keyspaces, types, out);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -79,7 +90,17 @@ public final class SchemaStore {
         throw corrupt(file, 0, "not a Talus schema file (bad magic)");
       }
       int version = in.readInt();
-      if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
+      if (version > VERSION) {
+        throw corrupt(
+            file,
+            4,
+            "schema format version "
+                + version
+                + " is newer than this build reads (1 to "
+                + VERSION
+                + "): it was written by a newer Talus");
+      }
+      if (version < VERSION_1) {
         throw corrupt(file, 4, "unsupported schema format version " + version);
       }
       if (version >= VERSION) {
@@ -88,32 +109,55 @@ public final class SchemaStore {
           KeyspaceSchema ks = readKeyspace(in);
           keyspaces.put(ks.name(), ks);
         }
+        int nt = in.readInt();
+        for (int i = 0; i < nt; i++) {
+          UserType t = readType(in, types);
+          types.put(t.name(), t);
+        }
       }
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
         String keyspace = version >= VERSION ? in.readUTF() : null;
-        TableSchema t = readSchema(in, version);
+        TableSchema t = readSchema(in, version, types);
         out.put(id, keyspace == null ? t : t.withKeyspace(keyspace));
       }
+    } catch (IllegalArgumentException | dev.talus.InvalidSchemaException e) {
+      throw corrupt(file, 0, "undecodable type: " + e.getMessage());
     }
-    return new Contents(keyspaces, out);
+    return new Content(keyspaces, types, out);
   }
 
-  /** Writes every keyspace and table; each table's schema names its keyspace. */
-  public static void save(
-      StorageFs fs,
-      Path dir,
-      Map<String, KeyspaceSchema> keyspaces,
-      Map<Integer, TableSchema> tables)
+  private static UserType readType(DataInputStream in, Map<String, UserType> known)
       throws IOException {
+    UserType.Builder b = UserType.builder(in.readUTF());
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      String field = in.readUTF();
+      b.field(field, TypeParser.parse(in.readUTF(), known));
+    }
+    return b.build();
+  }
+
+  /** Writes every keyspace, user type and table; each table's schema names its keyspace. */
+  public static void save(StorageFs fs, Path dir, Content content) throws IOException {
+    Map<Integer, TableSchema> tables = content.tables();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
-      out.writeInt(keyspaces.size());
-      for (KeyspaceSchema ks : keyspaces.values()) {
+      out.writeInt(content.keyspaces().size());
+      for (KeyspaceSchema ks : content.keyspaces().values()) {
         writeKeyspace(out, ks);
+      }
+      out.writeInt(content.types().size());
+      for (UserType t : content.types().values()) {
+        out.writeUTF(t.name());
+        out.writeInt(t.fieldNames().size());
+        for (int i = 0; i < t.fieldNames().size(); i++) {
+          out.writeUTF(t.fieldNames().get(i));
+          out.writeUTF(t.fieldTypes().get(i).cqlName());
+        }
       }
       out.writeInt(tables.size());
       for (Map.Entry<Integer, TableSchema> e : tables.entrySet()) {
@@ -164,7 +208,7 @@ public final class SchemaStore {
     out.writeInt(cols.size());
     for (ColumnDef c : cols) {
       out.writeUTF(c.name());
-      out.writeUTF(c.type().name());
+      out.writeUTF(c.type().cqlName());
       out.writeUTF(c.kind().name());
       out.writeUTF(c.order().name());
     }
@@ -204,15 +248,18 @@ public final class SchemaStore {
     return v < 0 ? null : v;
   }
 
-  private static TableSchema readSchema(DataInputStream in, int version) throws IOException {
+  private static TableSchema readSchema(
+      DataInputStream in, int version, Map<String, UserType> types) throws IOException {
     TableSchema.Builder b = TableSchema.builder(in.readUTF());
     int n = in.readInt();
     List<ColumnDef> cols = new ArrayList<>();
     for (int i = 0; i < n; i++) {
+      String name = in.readUTF();
+      String type = in.readUTF();
       cols.add(
           new ColumnDef(
-              in.readUTF(),
-              DataType.valueOf(in.readUTF()),
+              name,
+              version >= VERSION ? TypeParser.parse(type, types) : DataType.valueOf(type),
               ColumnDef.Kind.valueOf(in.readUTF()),
               ClusteringOrder.valueOf(in.readUTF())));
     }
@@ -221,6 +268,7 @@ public final class SchemaStore {
         case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
         case CLUSTERING -> b.clusteringColumn(c.name(), c.type(), c.order());
         case REGULAR -> b.column(c.name(), c.type());
+        case STATIC -> b.staticColumn(c.name(), c.type());
       }
     }
     b.defaultTimeToLive(Duration.ofSeconds(in.readLong()));

@@ -9,6 +9,15 @@ public interface FlushTrigger {
   void flushLargest();
 
   /**
+   * Memtables fill more than half the space: queue a flush of the largest one if the memtables
+   * taking writes fill half the space on their own. Memory held by memtables already being flushed
+   * is about to be freed and does not call for another flush (Cassandra's memtable cleaner counts
+   * used minus reclaiming the same way); counting it flushed a nearly empty memtable right after
+   * every flush.
+   */
+  void memtablesOverHalf();
+
+  /**
    * If the commit log outgrew its space, queue flushes of the tables keeping its oldest segment.
    */
   void checkCommitLogSpace();

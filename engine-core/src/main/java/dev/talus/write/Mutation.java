@@ -15,10 +15,16 @@ import java.util.List;
  * What one commit-log record holds: the updates of one write or one batch, each tagged with its
  * table id. Replayed all together or not at all, since a record is checksummed as a whole.
  *
- * <p>Format: {@code version(1) count(varint) { tableId(varint) PartitionUpdate }*}.
+ * <p>Format: {@code version(1) count(varint) { tableId(varint) PartitionUpdate }*}. Version 2 (the
+ * one written) carries each update in {@link PartitionUpdate}'s layout 2 (element paths, complex
+ * deletions, counter cells); version 1 records, from before those existed, are still replayed. A
+ * version this build does not know is refused with its number.
  */
 public record Mutation(List<Entry> entries) {
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  /** The oldest record version still read. */
+  static final int OLDEST_VERSION = 1;
 
   /** One table's update in the record. */
   public record Entry(int tableId, PartitionUpdate update) {}
@@ -41,14 +47,21 @@ public record Mutation(List<Entry> entries) {
   public static Mutation deserialize(byte[] payload) throws IOException {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
       int version = in.readUnsignedByte();
-      if (version != VERSION) {
-        throw new IOException("unknown mutation format version " + version);
+      if (version < OLDEST_VERSION || version > VERSION) {
+        throw new IOException(
+            "unknown mutation format version "
+                + version
+                + " (this build reads "
+                + OLDEST_VERSION
+                + " to "
+                + VERSION
+                + ")");
       }
       int n = VarInts.readLength(in, 1 << 20);
       List<Entry> entries = new ArrayList<>(Math.min(n, 1024));
       for (int i = 0; i < n; i++) {
         int id = VarInts.readLength(in, Integer.MAX_VALUE);
-        entries.add(new Entry(id, PartitionUpdate.deserialize(in)));
+        entries.add(new Entry(id, PartitionUpdate.deserialize(in, version)));
       }
       if (in.available() != 0) {
         throw new IOException(in.available() + " trailing bytes after a mutation");

@@ -1,18 +1,21 @@
 package dev.talus.write;
 
 import dev.talus.InvalidQueryException;
-import dev.talus.StorageException;
 import dev.talus.WriteRejectedException;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogFailedException;
+import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionUpdate;
 import dev.talus.metrics.Histogram;
+import dev.talus.read.CurrentRow;
 import dev.talus.request.WriteRequest;
 import dev.talus.runtime.DbContext;
 import dev.talus.table.TableStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntPredicate;
 
 /**
@@ -31,7 +34,14 @@ import java.util.function.IntPredicate;
  *   <li><b>after-write</b> — flushes when memory or the commit log fill up ({@link FlushTrigger}).
  * </ol>
  *
- * A single write also records its latency (batches do not). Thread-safe.
+ * A single write also records its latency (batches do not).
+ *
+ * <p><b>Counters.</b> A write to a counter table holds its partition's lock (one of {@link
+ * #COUNTER_STRIPES} striped locks; a batch takes its partitions' locks in stripe order) from before
+ * its timestamp is drawn until it is applied: the increment reads the current total, computes the
+ * new one, logs and applies it, so concurrent increments of one counter are serialised and each
+ * sees the one before. The log holds totals, so replaying a record twice counts it once.
+ * Thread-safe.
  */
 public final class WritePipeline {
   private final DbContext ctx;
@@ -40,6 +50,12 @@ public final class WritePipeline {
   private final FlushTrigger flushes;
   private final IntPredicate logged;
   private final AtomicLong writesSinceLogCheck = new AtomicLong();
+  private final ListPaths listPaths;
+
+  /** Locks serialising counter writes per partition (by hash). */
+  static final int COUNTER_STRIPES = 1024;
+
+  private final ReentrantLock[] counterLocks = new ReentrantLock[COUNTER_STRIPES];
 
   /**
    * @param logged whether writes to the table with this id go through the commit log (false for the
@@ -56,23 +72,61 @@ public final class WritePipeline {
     this.budget = budget;
     this.flushes = flushes;
     this.logged = logged;
+    this.listPaths = new ListPaths(ctx.clock());
+    for (int i = 0; i < COUNTER_STRIPES; i++) {
+      counterLocks[i] = new ReentrantLock();
+    }
+  }
+
+  private static int stripe(TableStore t, PartitionKey key) {
+    return (int) ((key.token() * 31 + t.id()) & (COUNTER_STRIPES - 1));
+  }
+
+  /** The counter locks a write takes, in stripe order (empty for tables without counters). */
+  private TreeSet<Integer> counterStripes(List<TableStore> tables, List<WriteRequest> reqs) {
+    TreeSet<Integer> stripes = new TreeSet<>();
+    for (int i = 0; i < tables.size(); i++) {
+      TableStore t = tables.get(i);
+      if (t.schema().isCounterTable()) {
+        stripes.add(stripe(t, WritePlanner.partitionKeyOf(t.keys(), reqs.get(i))));
+      }
+    }
+    return stripes;
+  }
+
+  private void lock(TreeSet<Integer> stripes) {
+    for (int s : stripes) {
+      counterLocks[s].lock();
+    }
+  }
+
+  private void unlock(TreeSet<Integer> stripes) {
+    for (int s : stripes.descendingSet()) {
+      counterLocks[s].unlock();
+    }
   }
 
   /** Validates and applies one write. */
   public void write(TableStore table, WriteRequest req) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
-    long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
-    PartitionUpdate u = validate(table, req, ts, ctx.nowSeconds());
-    budget.reserve(u.heapSize());
-    table.lockWrites();
+    TreeSet<Integer> stripes = counterStripes(List.of(table), List.of(req));
+    lock(stripes);
     try {
-      if (logged.test(table.id())) {
-        log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+      long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
+      PartitionUpdate u = validate(table, req, ts, ctx.nowSeconds());
+      budget.reserve(u.heapSize());
+      table.lockWrites();
+      try {
+        if (logged.test(table.id())) {
+          log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+        }
+        apply(table, u);
+      } finally {
+        table.unlockWrites();
       }
-      apply(table, u);
     } finally {
-      table.unlockWrites();
+      unlock(stripes);
     }
     afterWrite();
     ctx.metrics().write(table.schema().name(), table.metrics().writeLatencySince(start));
@@ -83,17 +137,41 @@ public final class WritePipeline {
    * and applies them.
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
+    TreeSet<Integer> stripes = counterStripes(tables, requests);
+    List<TableStore> order;
+    lock(stripes);
+    try {
+      order = writeLocked(tables, requests);
+    } finally {
+      unlock(stripes);
+    }
+    for (TableStore t : order) {
+      afterWrite();
+      // the batch's latency, once for each table it wrote to
+      ctx.metrics().write(t.schema().name(), t.metrics().writeLatencySince(start));
+    }
+  }
+
+  /** Plans, logs and applies a batch; returns the tables it wrote to, in id order. */
+  private List<TableStore> writeLocked(List<TableStore> tables, List<WriteRequest> requests) {
     long shared = ctx.nextTimestamp();
     long now = ctx.nowSeconds();
     List<PartitionUpdate> updates = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       WriteRequest r = requests.get(i);
       long ts = r.timestamp() != null ? checkTimestamp(r.timestamp()) : shared;
-      updates.add(validate(tables.get(i), r, ts, now));
+      TableStore t = tables.get(i);
+      // A write that reads first sees the batch's earlier writes too (two increments of one
+      // counter in a batch both count).
+      WritePlanner.CurrentRows reader =
+          (key, ck) -> withPending(CurrentRow.read(t, key, ck), t, key, ck, tables, updates);
+      PartitionUpdate u = WritePlanner.plan(t.keys(), r, ts, now, reader, listPaths);
+      t.guardrails().checkWrite(u);
+      updates.add(u);
     }
-    ctx.checkOpen();
+    ctx.checkWritable();
     long bytes = 0;
     List<Mutation.Entry> entries = new ArrayList<>(updates.size());
     for (int i = 0; i < tables.size(); i++) {
@@ -119,11 +197,7 @@ public final class WritePipeline {
         order.get(i).unlockWrites();
       }
     }
-    for (TableStore t : order) {
-      afterWrite();
-      // the batch's latency, once for each table it wrote to
-      ctx.metrics().write(t.schema().name(), t.metrics().writeLatencySince(start));
-    }
+    return order;
   }
 
   /**
@@ -144,10 +218,34 @@ public final class WritePipeline {
   }
 
   /** Validation and guardrails: the update to write, or an exception that leaves nothing behind. */
-  private static PartitionUpdate validate(TableStore t, WriteRequest req, long ts, long now) {
-    PartitionUpdate u = WritePlanner.plan(t.keys(), req, ts, now);
+  private PartitionUpdate validate(TableStore t, WriteRequest req, long ts, long now) {
+    PartitionUpdate u =
+        WritePlanner.plan(
+            t.keys(), req, ts, now, (key, ck) -> CurrentRow.read(t, key, ck), listPaths);
     t.guardrails().checkWrite(u);
     return u;
+  }
+
+  /** {@code stored} merged with what the batch's earlier updates write at the same row. */
+  private static dev.talus.data.Row withPending(
+      dev.talus.data.Row stored,
+      TableStore t,
+      PartitionKey key,
+      byte[] clustering,
+      List<TableStore> tables,
+      List<PartitionUpdate> planned) {
+    dev.talus.data.Row r = stored;
+    for (int i = 0; i < planned.size(); i++) {
+      if (tables.get(i) != t || !planned.get(i).key().equals(key)) {
+        continue;
+      }
+      for (dev.talus.data.Row p : planned.get(i).rows()) {
+        if (java.util.Arrays.equals(p.clustering(), clustering)) {
+          r = r == null ? p : dev.talus.data.Row.merge(r, p);
+        }
+      }
+    }
+    return r;
   }
 
   /** The distinct tables, by id: the order their write barriers are taken in. */
@@ -176,10 +274,8 @@ public final class WritePipeline {
               + " bytes, half a segment); nothing was written. Split it or raise"
               + " commitLogSegmentBytes");
     } catch (CommitLogFailedException e) {
-      throw new StorageException(
-          "the commit log failed and refuses writes until the database is reopened: "
-              + e.getMessage(),
-          e);
+      // fail-stop: this write was not acknowledged, and nothing else is written until a reopen
+      throw ctx.stop("the commit log", e);
     } catch (IllegalStateException e) {
       ctx.checkOpen();
       throw e;
@@ -196,7 +292,7 @@ public final class WritePipeline {
    */
   private void afterWrite() {
     if (budget.overHalf()) {
-      flushes.flushLargest();
+      flushes.memtablesOverHalf();
     }
     if ((writesSinceLogCheck.incrementAndGet() & 1023) == 0) {
       flushes.checkCommitLogSpace();

@@ -132,7 +132,7 @@ class KeyEncodingPropertyTest {
   /** Edge cases, random values, and some values again (also as equal decimals of other scales). */
   static List<Object> values(DataType type, long seed) {
     TypeCodec<?> codec = TypeCodec.of(type);
-    Random rnd = new Random(seed * 31 + type.ordinal());
+    Random rnd = new Random(seed * 31 + type.kind().ordinal());
     List<Object> values = new ArrayList<>();
     for (Object v : RandomValues.edgeCases(type)) {
       values.add(codec.coerce(v));

@@ -23,7 +23,7 @@ final class RandomValues {
   /** The edge cases of a type, as user values. */
   static List<Object> edgeCases(DataType type) {
     List<Object> v = new ArrayList<>();
-    switch (type) {
+    switch (type.kind()) {
       case TEXT -> {
         v.addAll(
             List.of(
@@ -45,7 +45,7 @@ final class RandomValues {
       case TINYINT -> v.addAll(List.of(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0, (byte) -1));
       case SMALLINT -> v.addAll(List.of(Short.MIN_VALUE, Short.MAX_VALUE, (short) 0, (short) -1));
       case INT -> v.addAll(List.of(Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1));
-      case BIGINT -> v.addAll(List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 1L));
+      case BIGINT, COUNTER -> v.addAll(List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 1L));
       case FLOAT -> {
         v.addAll(List.of(Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY));
         v.addAll(List.of(0.0f, -0.0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MAX_VALUE));
@@ -127,7 +127,7 @@ final class RandomValues {
 
   /** A random user value of a type. */
   static Object next(DataType type, Random rnd) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> text(rnd);
       case ASCII -> ascii(rnd);
       case BLOB -> blob(rnd);
@@ -135,7 +135,7 @@ final class RandomValues {
       case TINYINT -> (byte) integral(rnd);
       case SMALLINT -> (short) integral(rnd);
       case INT -> (int) integral(rnd);
-      case BIGINT -> integral(rnd);
+      case BIGINT, COUNTER -> integral(rnd);
       case FLOAT ->
           rnd.nextInt(4) == 0 ? (float) rnd.nextGaussian() : Float.intBitsToFloat(rnd.nextInt());
       case DOUBLE ->
@@ -171,6 +171,7 @@ final class RandomValues {
             sign * rnd.nextInt(100_000),
             sign * (rnd.nextLong() >>> rnd.nextInt(64) >>> 1));
       }
+      default -> throw new IllegalArgumentException("not a native type: " + type);
     };
   }
 

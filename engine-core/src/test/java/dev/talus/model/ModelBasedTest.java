@@ -25,7 +25,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Random operations against the engine and against {@link Model}, with clock jumps between them;
  * every read is compared. On a difference the failure names the seed and a shrunk operation list
  * that still reproduces it. Later capabilities (flush, compaction, restart) join the operation mix
- * as they land.
+ * as they land: a non-frozen set column written element by element and whole, a static column, and
+ * a counter table beside the main one (flushed, compacted and reopened with it).
  */
 class ModelBasedTest {
   static final int PARTITIONS = 3;
@@ -47,6 +51,22 @@ class ModelBasedTest {
   @TempDir Path tmp;
 
   sealed interface Op {}
+
+  /** Replaces the whole set (null: deletes it), as {@code UPDATE ... SET tags = {...}}. */
+  record SetTags(int p, int c1, String c2, List<String> tags, int ttl, long ts) implements Op {}
+
+  /** {@code tags = tags + {...}} ({@code add}) or {@code tags = tags - {...}}. */
+  record ChangeTags(int p, int c1, String c2, boolean add, List<String> tags, int ttl, long ts)
+      implements Op {}
+
+  /** Writes (null: deletes) the partition's static column with an update naming the partition. */
+  record WriteStatic(int p, Integer value, int ttl, long ts) implements Op {}
+
+  /** Increments counter (p, c) of the counter table by {@code delta}. */
+  record Increment(int p, int c, long delta) implements Op {}
+
+  /** Reads every counter of partition {@code p}. */
+  record ReadCounters(int p) implements Op {}
 
   record Write(
       boolean insert,
@@ -143,7 +163,9 @@ class ModelBasedTest {
       String c2 = Model.C2_VALUES[rnd.nextInt(Model.C2_VALUES.length)];
       int ttl = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(20) : 0;
       int k = rnd.nextInt(100);
-      if (k < 40) {
+      if (rnd.nextInt(5) == 0) {
+        ops.add(valueKindOp(rnd, p, c1, c2, ttl, ts));
+      } else if (k < 40) {
         boolean setV1 = rnd.nextBoolean() || k < 10;
         boolean setV2 = rnd.nextBoolean();
         Object v1 = rnd.nextInt(8) == 0 ? null : rnd.nextInt(7) - 3;
@@ -156,7 +178,13 @@ class ModelBasedTest {
       } else if (k < 48) {
         ops.add(new DeleteRow(p, c1, c2, ts));
       } else if (k < 54) {
-        ops.add(new DeleteColumns(p, c1, c2, rnd.nextBoolean() ? "v1" : "v2", ts));
+        String column =
+            switch (rnd.nextInt(3)) {
+              case 0 -> "v1";
+              case 1 -> "v2";
+              default -> "tags";
+            };
+        ops.add(new DeleteColumns(p, c1, c2, column, ts));
       } else if (k < 60) {
         int lo = rnd.nextInt(Model.C1_VALUES);
         int hi = lo + rnd.nextInt(3);
@@ -201,6 +229,36 @@ class ModelBasedTest {
     return ops;
   }
 
+  static final String[] TAGS = {"x", "y", "z"};
+
+  private static List<String> tags(Random rnd) {
+    List<String> out = new ArrayList<>();
+    for (String t : TAGS) {
+      if (rnd.nextInt(3) == 0) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  private static Op valueKindOp(Random rnd, int p, int c1, String c2, int ttl, long ts) {
+    int k = rnd.nextInt(10);
+    if (k < 2) {
+      return new SetTags(p, c1, c2, rnd.nextInt(6) == 0 ? null : tags(rnd), ttl, ts);
+    } else if (k < 5) {
+      List<String> t = tags(rnd);
+      if (t.isEmpty()) {
+        t.add(TAGS[rnd.nextInt(TAGS.length)]);
+      }
+      return new ChangeTags(p, c1, c2, rnd.nextInt(3) > 0, t, ttl, ts);
+    } else if (k < 7) {
+      return new WriteStatic(p, rnd.nextInt(6) == 0 ? null : rnd.nextInt(100), ttl, ts);
+    } else if (k < 9) {
+      return new Increment(p, rnd.nextInt(3), rnd.nextInt(21) - 10);
+    }
+    return new ReadCounters(p);
+  }
+
   private static String min(String a, String b) {
     return a.compareTo(b) <= 0 ? a : b;
   }
@@ -226,9 +284,19 @@ class ModelBasedTest {
                   .clusteringColumn("c2", DataType.TEXT, ClusteringOrder.DESC)
                   .column("v1", DataType.INT)
                   .column("v2", DataType.TEXT)
+                  .column("tags", DataType.set(DataType.TEXT))
+                  .staticColumn("s", DataType.INT)
                   .gcGrace(Duration.ofSeconds(5))
                   .compaction(CompactionOptions.sizeTiered().minThreshold(2).build())
                   .build());
+      Table counters =
+          db.createTable(
+              TableSchema.builder("counts")
+                  .partitionKey("p", DataType.INT)
+                  .clusteringColumn("c", DataType.INT, ClusteringOrder.ASC)
+                  .column("n", DataType.COUNTER)
+                  .build());
+      Map<List<Integer>, Long> counts = new TreeMap<>(ModelBasedTest::compareKeys);
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
         long now = clock.instant().getEpochSecond();
@@ -236,9 +304,18 @@ class ModelBasedTest {
           db.close();
           db = TalusDb.open(options);
           t = db.table("m");
+          counters = db.table("counts");
           continue;
         }
-        String diff = apply(op, t, model, clock, now);
+        String diff =
+            op instanceof Increment || op instanceof ReadCounters
+                ? counterOp(op, counters, counts)
+                : apply(op, t, model, clock, now);
+        if (op instanceof Flush) {
+          counters.flush();
+        } else if (op instanceof Compact || op instanceof BackgroundCompactions) {
+          counters.compact();
+        }
         if (diff != null) {
           return "op #" + i + " " + op + ": " + diff;
         }
@@ -247,6 +324,42 @@ class ModelBasedTest {
       db.close();
     }
     return null;
+  }
+
+  private static int compareKeys(List<Integer> a, List<Integer> b) {
+    int c = Integer.compare(a.get(0), b.get(0));
+    return c != 0 ? c : Integer.compare(a.get(1), b.get(1));
+  }
+
+  /** Counters: the model is the running total of every increment, exact. */
+  private static String counterOp(Op op, Table counters, Map<List<Integer>, Long> counts) {
+    if (op instanceof Increment inc) {
+      counters.update().where("p", inc.p).where("c", inc.c).increment("n", inc.delta).execute();
+      counts.merge(List.of(inc.p, inc.c), inc.delta, Long::sum);
+      return null;
+    }
+    int p = ((ReadCounters) op).p;
+    Map<Integer, Long> expected = new TreeMap<>();
+    counts.forEach(
+        (key, n) -> {
+          if (key.get(0) == p) {
+            expected.put(key.get(1), n);
+          }
+        });
+    Map<Integer, Long> actual = new TreeMap<>();
+    for (ResultRow r : counters.select().eq("p", p).execute()) {
+      actual.put(r.getInt("c"), r.getLong("n"));
+    }
+    return expected.equals(actual) ? null : "counters: expected " + expected + " but got " + actual;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<String> stringSet(Object set) {
+    return (Set<String>) set;
+  }
+
+  private static Set<String> tagSet(List<String> tags) {
+    return tags == null ? null : Set.copyOf(tags);
   }
 
   private static String apply(Op op, Table t, Model model, ManualClock clock, long now) {
@@ -278,6 +391,42 @@ class ModelBasedTest {
       if (w.setV2) {
         model.cell(w.p, k, "v2", w.v2, w.ts, w.ttl, now);
       }
+    } else if (op instanceof SetTags w) {
+      Model.RowKey k = new Model.RowKey(w.c1, w.c2);
+      t.update()
+          .where("p", w.p)
+          .where("c1", w.c1)
+          .where("c2", w.c2)
+          .set("tags", tagSet(w.tags))
+          .ttl(Duration.ofSeconds(w.ttl))
+          .timestamp(w.ts)
+          .execute();
+      model.deleteTags(w.p, k, w.ts - 1); // Cassandra's overwrite: a deletion at ts - 1
+      if (w.tags != null) {
+        for (String e : w.tags) {
+          model.tag(w.p, k, e, true, w.ts, w.ttl, now);
+        }
+      }
+    } else if (op instanceof ChangeTags w) {
+      Model.RowKey k = new Model.RowKey(w.c1, w.c2);
+      Update up = t.update().where("p", w.p).where("c1", w.c1).where("c2", w.c2);
+      if (w.add) {
+        up.add("tags", tagSet(w.tags));
+      } else {
+        up.remove("tags", tagSet(w.tags));
+      }
+      up.ttl(Duration.ofSeconds(w.ttl)).timestamp(w.ts).execute();
+      for (String e : w.tags) {
+        model.tag(w.p, k, e, w.add, w.ts, w.ttl, now);
+      }
+    } else if (op instanceof WriteStatic w) {
+      t.update()
+          .where("p", w.p)
+          .set("s", w.value)
+          .ttl(Duration.ofSeconds(w.ttl))
+          .timestamp(w.ts)
+          .execute();
+      model.staticCell(w.p, w.value, w.ts, w.ttl, now);
     } else if (op instanceof DeleteRow d) {
       t.delete().eq("p", d.p).eq("c1", d.c1).eq("c2", d.c2).timestamp(d.ts).execute();
       model.deleteRow(d.p, new Model.RowKey(d.c1, d.c2), d.ts);
@@ -289,7 +438,11 @@ class ModelBasedTest {
           .columns(d.column)
           .timestamp(d.ts)
           .execute();
-      model.cell(d.p, new Model.RowKey(d.c1, d.c2), d.column, null, d.ts, 0, now);
+      if (d.column.equals("tags")) {
+        model.deleteTags(d.p, new Model.RowKey(d.c1, d.c2), d.ts);
+      } else {
+        model.cell(d.p, new Model.RowKey(d.c1, d.c2), d.column, null, d.ts, 0, now);
+      }
     } else if (op instanceof DeleteRange d) {
       Delete del = t.delete().eq("p", d.p).timestamp(d.ts);
       Model.Range r = d.range;
@@ -333,7 +486,7 @@ class ModelBasedTest {
 
   private static String check(Read r, Table t, Model model, long now) {
     List<Model.ModelRow> expected = new ArrayList<>();
-    for (Model.ModelRow row : model.partition(r.p, now)) {
+    for (Model.ModelRow row : model.partition(r.p, now, r.kind == 0)) {
       boolean in =
           switch (r.kind) {
             case 0 -> true;
@@ -384,7 +537,9 @@ class ModelBasedTest {
                 row.getString("c2"),
                 row.getInt("v1"),
                 row.getString("v2"),
-                row.writeTime("v1")));
+                row.writeTime("v1"),
+                stringSet(row.get("tags")),
+                row.getInt("s")));
       }
       state = rs.pagingState().orElse(null);
       if (++pages > 1000) {

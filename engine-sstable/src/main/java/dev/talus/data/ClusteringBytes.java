@@ -17,9 +17,16 @@ import java.util.List;
  *   c &lt;= p : end   = p AFTER       c &lt; p : end   = p BEFORE
  * </pre>
  *
+ * <p>The static row of a partition has the clustering {@link #STATIC}, the single byte {@code
+ * 0x10}: it sorts before every row and every bound (even {@link #BOTTOM}), so no slice of rows and
+ * no range tombstone ever contains it; only {@link Slice#STATIC} does.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class ClusteringBytes {
+  /** The one byte of the static row's clustering. */
+  public static final byte STATIC_MARK = 0x10;
+
   public static final byte BEFORE = 0x20;
   public static final byte ROW_END = 0x30;
   public static final byte SEPARATOR = 0x40;
@@ -27,6 +34,9 @@ public final class ClusteringBytes {
 
   /** The clustering of the single row of a table without clustering columns. */
   public static final byte[] EMPTY_ROW = {ROW_END};
+
+  /** The clustering of a partition's static row: before every other row and every bound. */
+  public static final byte[] STATIC = {STATIC_MARK};
 
   /** Sorts before every clustering. */
   public static final byte[] BOTTOM = {BEFORE};
@@ -74,6 +84,11 @@ public final class ClusteringBytes {
     byte[] b = Arrays.copyOf(row, row.length);
     b[b.length - 1] = BEFORE;
     return b;
+  }
+
+  /** True for the static row's clustering. */
+  public static boolean isStatic(byte[] clustering) {
+    return clustering.length == 1 && clustering[0] == STATIC_MARK;
   }
 
   public static boolean isRow(byte[] clustering) {

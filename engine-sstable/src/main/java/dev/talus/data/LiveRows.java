@@ -4,9 +4,10 @@ import java.util.Iterator;
 
 /**
  * Turns merged rows into what a read returns at {@code nowSec}: rows with live data, holding only
- * their live cells. Every tombstone it steps over (row deletion, deleted or expired cell) is
- * reported to a {@link TombstoneCounter}, which may abort the read by throwing, together with how
- * many of them are already purgeable (deleted before {@code gcBeforeSec}: past gc_grace).
+ * their live cells. Every tombstone it steps over (row deletion, complex-column deletion, deleted
+ * or expired cell) is reported to a {@link TombstoneCounter}, which may abort the read by throwing,
+ * together with how many of them are already purgeable (deleted before {@code gcBeforeSec}: past
+ * gc_grace).
  *
  * <p>Not thread-safe; single-use.
  */
@@ -72,6 +73,13 @@ public final class LiveRows extends LookAheadIterator<Row> {
     if (!r.deletion().isLive()) {
       dead++;
       if (r.deletion().localDeletionTime() < gcBeforeSec) {
+        purgeable++;
+      }
+    }
+    // A complex (collection) deletion left behind by an overwrite counts like a row deletion.
+    for (ComplexDeletion cd : r.complexDeletions()) {
+      dead++;
+      if (cd.deletion().localDeletionTime() < gcBeforeSec) {
         purgeable++;
       }
     }

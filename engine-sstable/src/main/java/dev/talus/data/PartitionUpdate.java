@@ -84,6 +84,15 @@ public final class PartitionUpdate {
 
   // ---- serialization (commit log records) ----
 
+  /**
+   * The layout {@link #serialize} writes: version 2 added complex-column deletions, element paths
+   * and counter cells. Version 1 (no such fields) is still read.
+   */
+  public static final int SERIAL_VERSION = 2;
+
+  private static final int CELL_PATH = 0x01;
+  private static final int CELL_COUNTER = 0x02;
+
   public byte[] serialize() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -94,6 +103,7 @@ public final class PartitionUpdate {
     return bytes.toByteArray();
   }
 
+  /** Writes the update in layout {@link #SERIAL_VERSION}. */
   public void serialize(DataOutput out) throws IOException {
     writeBytes(out, key.bytes());
     writeDeletion(out, partitionDeletion);
@@ -111,22 +121,38 @@ public final class PartitionUpdate {
       VarInts.writeUnsigned(out, l.ttl());
       out.writeLong(l.localExpirationTime());
       writeDeletion(out, r.deletion());
+      VarInts.writeUnsigned(out, r.complexDeletions().length);
+      for (ComplexDeletion d : r.complexDeletions()) {
+        VarInts.writeUnsigned(out, d.column());
+        writeDeletion(out, d.deletion());
+      }
       VarInts.writeUnsigned(out, r.cells().length);
       for (Cell c : r.cells()) {
         VarInts.writeUnsigned(out, c.column());
+        out.writeByte((c.hasPath() ? CELL_PATH : 0) | (c.isCounter() ? CELL_COUNTER : 0));
         out.writeLong(c.timestamp());
         VarInts.writeUnsigned(out, c.ttl());
         out.writeLong(c.localDeletionTime());
         writeBytes(out, c.value());
+        if (c.hasPath()) {
+          writeBytes(out, c.path());
+        }
       }
     }
   }
 
+  /** Reads an update written by {@link #serialize} (layout {@link #SERIAL_VERSION}). */
   public static PartitionUpdate deserialize(byte[] data) throws IOException {
-    return deserialize(new DataInputStream(new java.io.ByteArrayInputStream(data)));
+    return deserialize(new DataInputStream(new java.io.ByteArrayInputStream(data)), SERIAL_VERSION);
   }
 
-  public static PartitionUpdate deserialize(DataInput in) throws IOException {
+  /** Reads an update written in layout {@code version} (1 or 2). */
+  public static PartitionUpdate deserialize(DataInput in, int version) throws IOException {
+    if (version < 1 || version > SERIAL_VERSION) {
+      throw new IOException(
+          "unknown partition update layout " + version + " (this build reads 1 to 2)");
+    }
+    boolean v2 = version >= 2;
     PartitionKey key = PartitionKey.of(readBytes(in));
     DeletionTime pd = readDeletion(in);
     int rtCount = VarInts.readLength(in, MAX_FIELD);
@@ -141,23 +167,54 @@ public final class PartitionUpdate {
       LivenessInfo l =
           new LivenessInfo(in.readLong(), (int) VarInts.readUnsigned(in), in.readLong());
       DeletionTime d = readDeletion(in);
+      ComplexDeletion[] cds = Row.NO_COMPLEX_DELETIONS;
+      if (v2) {
+        int m = VarInts.readLength(in, MAX_FIELD);
+        if (m > 0) {
+          cds = new ComplexDeletion[Math.min(m, 4096)];
+          for (int j = 0; j < m; j++) {
+            if (j == cds.length) {
+              cds = Arrays.copyOf(cds, cds.length * 2);
+            }
+            cds[j] = new ComplexDeletion((int) VarInts.readUnsigned(in), readDeletion(in));
+          }
+          cds = cds.length == m ? cds : Arrays.copyOf(cds, m);
+        }
+      }
       int n = VarInts.readLength(in, MAX_FIELD);
       Cell[] cells = new Cell[Math.min(n, 4096)];
       for (int j = 0; j < n; j++) {
         if (j == cells.length) {
           cells = Arrays.copyOf(cells, cells.length * 2);
         }
-        cells[j] =
-            new Cell(
-                (int) VarInts.readUnsigned(in),
-                in.readLong(),
-                (int) VarInts.readUnsigned(in),
-                in.readLong(),
-                readBytes(in));
+        cells[j] = v2 ? readCellV2(in) : readCellV1(in);
       }
-      rows.add(new Row(clustering, l, d, cells.length == n ? cells : Arrays.copyOf(cells, n)));
+      rows.add(new Row(clustering, l, d, cds, cells.length == n ? cells : Arrays.copyOf(cells, n)));
     }
     return new PartitionUpdate(key, pd, rts, rows);
+  }
+
+  private static Cell readCellV1(DataInput in) throws IOException {
+    return new Cell(
+        (int) VarInts.readUnsigned(in),
+        in.readLong(),
+        (int) VarInts.readUnsigned(in),
+        in.readLong(),
+        readBytes(in));
+  }
+
+  private static Cell readCellV2(DataInput in) throws IOException {
+    int column = (int) VarInts.readUnsigned(in);
+    int flags = in.readUnsignedByte();
+    if ((flags & ~(CELL_PATH | CELL_COUNTER)) != 0) {
+      throw new IOException("unknown cell flags " + flags);
+    }
+    long ts = in.readLong();
+    int ttl = (int) VarInts.readUnsigned(in);
+    long ldt = in.readLong();
+    byte[] value = readBytes(in);
+    byte[] path = (flags & CELL_PATH) != 0 ? readBytes(in) : null;
+    return new Cell(column, path, ts, ttl, ldt, value, (flags & CELL_COUNTER) != 0);
   }
 
   private static void writeBytes(DataOutput out, byte[] b) throws IOException {

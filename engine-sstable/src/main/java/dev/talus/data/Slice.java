@@ -3,11 +3,19 @@ package dev.talus.data;
 import java.util.Arrays;
 
 /**
- * The clusterings strictly between two bounds (see {@link ClusteringBytes}). Immutable and
- * thread-safe.
+ * The clusterings strictly between two bounds (see {@link ClusteringBytes}). A slice built from
+ * bounds of clustering prefixes never contains the static row, which sorts before {@link
+ * ClusteringBytes#BOTTOM}. Immutable and thread-safe.
  */
 public record Slice(byte[] start, byte[] end) {
-  public static final Slice ALL = new Slice(ClusteringBytes.BOTTOM, ClusteringBytes.TOP);
+  /** Everything a partition holds: its static row and every other row (flush, compaction). */
+  public static final Slice ALL = new Slice(new byte[] {0x00}, ClusteringBytes.TOP);
+
+  /** Exactly the static row ({@link ClusteringBytes#STATIC}). */
+  public static final Slice STATIC = new Slice(new byte[] {0x00}, ClusteringBytes.BOTTOM);
+
+  /** Every row but the static row: what a read of a whole partition's rows asks for. */
+  public static final Slice ROWS = new Slice(ClusteringBytes.BOTTOM, ClusteringBytes.TOP);
 
   public boolean contains(byte[] clustering) {
     return Arrays.compareUnsigned(start, clustering) < 0

@@ -35,6 +35,7 @@ public final class FileFormat {
   /** The bitwise complement, so a file of one repeated byte never has both right. */
   public static final int FOOTER_MAGIC = ~MAGIC;
 
+  /** The version of files whose layout never changed (the manifest). */
   public static final int VERSION = 1;
 
   /** Footer: magic (4), algorithm id (4, 0 = CRC32C), checksum (8). */
@@ -127,16 +128,33 @@ public final class FileFormat {
   }
 
   public static void writeHeader(DataOutput out, String name, long generation) throws IOException {
+    writeHeader(out, name, VERSION, generation);
+  }
+
+  /** Writes a header naming format {@code version}. */
+  public static void writeHeader(DataOutput out, String name, int version, long generation)
+      throws IOException {
     byte[] n = name.getBytes(StandardCharsets.US_ASCII);
     out.writeInt(MAGIC);
     out.writeByte(n.length);
     out.write(n);
-    out.writeInt(VERSION);
+    out.writeInt(version);
     out.writeLong(generation);
   }
 
-  /** Reads and checks a header from the start of {@code file}. */
+  /** Reads and checks a header of version {@link #VERSION} from the start of {@code file}. */
   public static void checkHeader(DataInput in, Path file, String name, long generation)
+      throws IOException {
+    checkHeader(in, file, name, generation, VERSION, VERSION);
+  }
+
+  /**
+   * Reads and checks a header from the start of {@code file}, accepting format versions {@code
+   * oldest} to {@code newest}; returns the version. A newer version is refused with a message that
+   * names it (a reader never guesses at a layout it does not know), as is an older one.
+   */
+  public static int checkHeader(
+      DataInput in, Path file, String name, long generation, int oldest, int newest)
       throws IOException {
     int magic = in.readInt();
     if (magic != MAGIC) {
@@ -158,15 +176,32 @@ public final class FileFormat {
           file, 5, "component '" + printable(n) + "', expected '" + name + "'");
     }
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version > newest) {
       throw new CorruptFileException(
-          file, 5 + len, "unsupported format version " + version + ", expected " + VERSION);
+          file,
+          5 + len,
+          "format version "
+              + version
+              + " is newer than this build reads ("
+              + range(oldest, newest)
+              + "): the file was written by a newer Talus; open it with that version");
+    }
+    if (version < oldest) {
+      throw new CorruptFileException(
+          file,
+          5 + len,
+          "unsupported format version " + version + ", this build reads " + range(oldest, newest));
     }
     long gen = in.readLong();
     if (gen != generation) {
       throw new CorruptFileException(
           file, 9 + len, "generation " + gen + " in header, expected " + generation);
     }
+    return version;
+  }
+
+  private static String range(int oldest, int newest) {
+    return oldest == newest ? "version " + oldest : "versions " + oldest + " to " + newest;
   }
 
   /**

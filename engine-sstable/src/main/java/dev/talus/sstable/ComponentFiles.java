@@ -19,7 +19,8 @@ final class ComponentFiles {
 
   private ComponentFiles() {}
 
-  static void checkToc(StorageFs fs, SSTableDescriptor desc) throws IOException {
+  /** Checks the TOC and returns the SSTable's format version (see {@link FormatVersion}). */
+  static int checkToc(StorageFs fs, SSTableDescriptor desc) throws IOException {
     Path p = desc.path(Component.TOC);
     try (ReadableFile f = fs.openForRead(p)) {
       long size = f.size();
@@ -30,12 +31,19 @@ final class ComponentFiles {
       while (b.hasRemaining() && f.read(b, b.position()) > 0) {
         // keep reading
       }
-      Toc.check(b.array(), p, desc.generation());
+      return Toc.check(b.array(), p, desc.generation());
     }
   }
 
+  /** Checks a component's header: its version must be the SSTable's (its TOC's). */
+  static void checkHeader(java.io.DataInput in, Path p, Component c, long gen, int version)
+      throws IOException {
+    FileFormat.checkHeader(in, p, c.headerName(), gen, version, version);
+  }
+
   /** Reads a whole small component, checking header, footer and that the body was consumed. */
-  static <T> T readSmall(StorageFs fs, SSTableDescriptor desc, Component c, BodyReader<T> body)
+  static <T> T readSmall(
+      StorageFs fs, SSTableDescriptor desc, Component c, int version, BodyReader<T> body)
       throws IOException {
     Path p = desc.path(c);
     try (ReadableFile f = fs.openForRead(p)) {
@@ -44,7 +52,7 @@ final class ComponentFiles {
       T value;
       try {
         checkMinimumSize(src, c);
-        FileFormat.checkHeader(in, p, c.headerName(), desc.generation());
+        checkHeader(in, p, c, desc.generation(), version);
         long bodyAt = src.position();
         try {
           value = body.read(in, src);
@@ -77,7 +85,8 @@ final class ComponentFiles {
     }
   }
 
-  static void checkDataShape(ReadableFile data, SSTableDescriptor desc, CompressionInfo ci)
+  static void checkDataShape(
+      ReadableFile data, SSTableDescriptor desc, CompressionInfo ci, int version)
       throws IOException {
     Path p = desc.path(Component.DATA);
     int hl = FileFormat.headerLength(Component.DATA.headerName());
@@ -86,11 +95,12 @@ final class ComponentFiles {
     if (b.hasRemaining()) {
       throw new CorruptFileException(p, b.position(), "truncated header");
     }
-    FileFormat.checkHeader(
+    checkHeader(
         new DataInputStream(new java.io.ByteArrayInputStream(b.array())),
         p,
-        Component.DATA.headerName(),
-        desc.generation());
+        Component.DATA,
+        desc.generation(),
+        version);
     long[] o = ci.offsets();
     if (o[0] != hl) {
       throw new CorruptFileException(p, hl, "first chunk offset " + o[0] + " != header length");
@@ -112,21 +122,25 @@ final class ComponentFiles {
   /** Re-reads every component in full, checking every checksum. */
   static void verifyAll(StorageFs fs, SSTableDescriptor desc, CompressionInfo ci, long partitions)
       throws IOException {
-    checkToc(fs, desc);
-    readSmall(fs, desc, Component.STATS, (in, src) -> SSTableStats.read(in));
-    readSmall(fs, desc, Component.COMPRESSION_INFO, CompressionInfo::read);
+    int v = checkToc(fs, desc);
+    readSmall(fs, desc, Component.STATS, v, (in, src) -> SSTableStats.read(in, v, src));
+    readSmall(fs, desc, Component.COMPRESSION_INFO, v, CompressionInfo::read);
     readSmall(
-        fs, desc, Component.FILTER, (in, src) -> BloomFilter.read(in, src.remainingBeforeFooter()));
+        fs,
+        desc,
+        Component.FILTER,
+        v,
+        (in, src) -> BloomFilter.read(in, src.remainingBeforeFooter()));
     try (ReadableFile index = fs.openForRead(desc.path(Component.INDEX))) {
-      IndexSamples.build(index, desc, partitions);
+      IndexSamples.build(index, desc, partitions, v);
     }
     Path p = desc.path(Component.DATA);
     ChunkCodec codec = new ChunkCodec(ci.compression());
     try (ReadableFile data = fs.openForRead(p)) {
-      checkDataShape(data, desc, ci);
+      checkDataShape(data, desc, ci, v);
       ChecksumInput src = new ChecksumInput(data, p);
       DataInputStream in = new DataInputStream(src);
-      FileFormat.checkHeader(in, p, Component.DATA.headerName(), desc.generation());
+      checkHeader(in, p, Component.DATA, desc.generation(), v);
       long[] o = ci.offsets();
       for (int i = 0; i < ci.chunkCount(); i++) {
         byte[] b = new byte[(int) (o[i + 1] - o[i])];

@@ -26,13 +26,14 @@ final class IndexSamples {
     this.crcs = crcs;
   }
 
-  static IndexSamples build(ReadableFile index, SSTableDescriptor desc, long expectedEntries)
+  static IndexSamples build(
+      ReadableFile index, SSTableDescriptor desc, long expectedEntries, int version)
       throws IOException {
     Path p = desc.path(Component.INDEX);
     ChecksumInput src = new ChecksumInput(index, p);
     DataInputStream in = new DataInputStream(src);
     ComponentFiles.checkMinimumSize(src, Component.INDEX);
-    FileFormat.checkHeader(in, p, Component.INDEX.headerName(), desc.generation());
+    ComponentFiles.checkHeader(in, p, Component.INDEX, desc.generation(), version);
     int cap = (int) Math.min(1 << 20, expectedEntries / SSTableReader.SAMPLE_INTERVAL + 2);
     long[] tokens = new long[cap];
     byte[][] keys = new byte[cap][];

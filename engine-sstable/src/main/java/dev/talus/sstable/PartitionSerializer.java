@@ -1,6 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.data.Cell;
+import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
 import dev.talus.data.RangeTombstone;
@@ -17,7 +18,11 @@ import java.util.List;
  * deltas against a base stored in each partition's header (the first timestamp and deletion time
  * the writer sees for the partition): the writer streams rows and cannot know SSTable-wide minimums
  * up front, and values inside one partition are usually close, so deltas stay 1-4 bytes. Long
- * arithmetic wraps consistently, so any base decodes exactly. Stateless.
+ * arithmetic wraps consistently, so any base decodes exactly.
+ *
+ * <p>Format version 2 added a row flag for complex-column deletions and cell flags for element
+ * paths and counter cells; a version 1 file is the same layout without them, so one decoder reads
+ * both, refusing the new flags in a version 1 file. Stateless.
  */
 final class PartitionSerializer {
   static final int MAX_KEY = 65_535;
@@ -36,21 +41,38 @@ final class PartitionSerializer {
   private static final int R_LIVENESS_LDT = 0x08;
   private static final int R_DELETED = 0x10;
   private static final int R_CELLS = 0x20;
+  private static final int R_COMPLEX_DELETIONS = 0x40; // format 2
 
   // Cell flags.
   private static final int C_TTL = 0x01;
   private static final int C_LDT = 0x02;
   private static final int C_VALUE = 0x04;
+  private static final int C_PATH = 0x08; // format 2
+  private static final int C_COUNTER = 0x10; // format 2
+
+  /** The row flags known in each format version (index = version). */
+  private static final int[] ROW_FLAGS = {
+    0, 0x3E, 0x3E | R_COMPLEX_DELETIONS,
+  };
+
+  /** The cell flags known in each format version (index = version). */
+  private static final int[] CELL_FLAGS = {
+    0, C_TTL | C_LDT | C_VALUE, C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
+  };
 
   private PartitionSerializer() {}
 
-  /** What precedes the rows of a partition. */
+  /**
+   * What precedes the rows of a partition, and the format version of the file it is read from
+   * (never written: it comes from the component header).
+   */
   record Header(
       byte[] key,
       DeletionTime partitionDeletion,
       List<RangeTombstone> rangeTombstones,
       long baseTimestamp,
-      long baseLocalDeletionTime) {}
+      long baseLocalDeletionTime,
+      int version) {}
 
   static void writeHeader(DataOutput out, Header h) throws IOException {
     VarInts.writeUnsigned(out, h.key().length);
@@ -74,7 +96,7 @@ final class PartitionSerializer {
     }
   }
 
-  static Header readHeader(DataInput in) throws IOException {
+  static Header readHeader(DataInput in, int version) throws IOException {
     byte[] key = readBytes(in, MAX_KEY);
     int flags = in.readUnsignedByte();
     if ((flags & ~(P_DELETED | P_RANGE_TOMBSTONES)) != 0) {
@@ -82,7 +104,7 @@ final class PartitionSerializer {
     }
     long baseTs = VarInts.readSigned(in);
     long baseLdt = VarInts.readSigned(in);
-    Header base = new Header(key, DeletionTime.LIVE, List.of(), baseTs, baseLdt);
+    Header base = new Header(key, DeletionTime.LIVE, List.of(), baseTs, baseLdt, version);
     DeletionTime pd = (flags & P_DELETED) != 0 ? readDeletion(in, base) : DeletionTime.LIVE;
     List<RangeTombstone> rts = List.of();
     if ((flags & P_RANGE_TOMBSTONES) != 0) {
@@ -95,7 +117,7 @@ final class PartitionSerializer {
       }
       rts = List.copyOf(l);
     }
-    return new Header(key, pd, rts, baseTs, baseLdt);
+    return new Header(key, pd, rts, baseTs, baseLdt, version);
   }
 
   static void writeRow(DataOutput out, Row r, Header h) throws IOException {
@@ -107,7 +129,8 @@ final class PartitionSerializer {
             | (hasL && l.ttl() != 0 ? R_LIVENESS_TTL : 0)
             | (hasL && l.localExpirationTime() != Cell.NO_DELETION_TIME ? R_LIVENESS_LDT : 0)
             | (deleted ? R_DELETED : 0)
-            | (r.cells().length > 0 ? R_CELLS : 0);
+            | (r.cells().length > 0 ? R_CELLS : 0)
+            | (r.complexDeletions().length > 0 ? R_COMPLEX_DELETIONS : 0);
     out.writeByte(flags);
     writeBytes(out, r.clustering());
     if (hasL) {
@@ -121,6 +144,13 @@ final class PartitionSerializer {
     }
     if (deleted) {
       writeDeletion(out, r.deletion(), h);
+    }
+    if (r.complexDeletions().length > 0) {
+      VarInts.writeUnsigned(out, r.complexDeletions().length);
+      for (ComplexDeletion d : r.complexDeletions()) {
+        VarInts.writeSigned(out, d.column());
+        writeDeletion(out, d.deletion(), h);
+      }
     }
     if (r.cells().length > 0) {
       VarInts.writeUnsigned(out, r.cells().length);
@@ -153,8 +183,8 @@ final class PartitionSerializer {
     if (flags == END_OF_PARTITION) {
       return null;
     }
-    if ((flags & (END_OF_PARTITION | 0xC0)) != 0) {
-      throw new IOException("unknown row flags " + flags);
+    if ((flags & ~ROW_FLAGS[h.version()]) != 0) {
+      throw new IOException("unknown row flags " + flags + " in format version " + h.version());
     }
     byte[] clustering;
     if (skipThrough != null) {
@@ -164,14 +194,14 @@ final class PartitionSerializer {
         if (in.skipBytes(len) != len) {
           throw new java.io.EOFException("clustering truncated");
         }
-        skipRowBody(in, flags);
+        skipRowBody(in, flags, h.version());
         return SKIPPED;
       }
       clustering = new byte[len];
       in.readFully(clustering);
       if (c == Integer.MIN_VALUE
           && java.util.Arrays.compareUnsigned(clustering, skipThrough) <= 0) {
-        skipRowBody(in, flags);
+        skipRowBody(in, flags, h.version());
         return SKIPPED;
       }
     } else {
@@ -188,7 +218,15 @@ final class PartitionSerializer {
       l = new LivenessInfo(ts, ttl, ldt);
     }
     DeletionTime d = (flags & R_DELETED) != 0 ? readDeletion(in, h) : DeletionTime.LIVE;
-    Cell[] cells = new Cell[0];
+    ComplexDeletion[] cds = Row.NO_COMPLEX_DELETIONS;
+    if ((flags & R_COMPLEX_DELETIONS) != 0) {
+      int n = VarInts.readLength(in, MAX_COUNT);
+      cds = new ComplexDeletion[n];
+      for (int i = 0; i < n; i++) {
+        cds[i] = new ComplexDeletion((int) VarInts.readSigned(in), readDeletion(in, h));
+      }
+    }
+    Cell[] cells = NO_CELLS;
     if ((flags & R_CELLS) != 0) {
       int n = VarInts.readLength(in, MAX_COUNT);
       cells = new Cell[n];
@@ -196,11 +234,13 @@ final class PartitionSerializer {
         cells[i] = readCell(in, h);
       }
     }
-    return new Row(clustering, l, d, cells);
+    return new Row(clustering, l, d, cds, cells);
   }
 
+  private static final Cell[] NO_CELLS = new Cell[0];
+
   /** Steps over what follows a row's clustering, checking flags and lengths as a decode would. */
-  private static void skipRowBody(DataInput in, int flags) throws IOException {
+  private static void skipRowBody(DataInput in, int flags, int version) throws IOException {
     if ((flags & R_LIVENESS) != 0) {
       VarInts.readSigned(in);
       if ((flags & R_LIVENESS_TTL) != 0) {
@@ -214,13 +254,27 @@ final class PartitionSerializer {
       VarInts.readSigned(in);
       VarInts.readSigned(in);
     }
+    if ((flags & R_COMPLEX_DELETIONS) != 0) {
+      int n = VarInts.readLength(in, MAX_COUNT);
+      for (int i = 0; i < n; i++) {
+        VarInts.readSigned(in);
+        VarInts.readSigned(in);
+        VarInts.readSigned(in);
+      }
+    }
     if ((flags & R_CELLS) != 0) {
       int n = VarInts.readLength(in, MAX_COUNT);
       for (int i = 0; i < n; i++) {
         VarInts.readSigned(in);
         int cf = in.readUnsignedByte();
-        if ((cf & ~(C_TTL | C_LDT | C_VALUE)) != 0) {
-          throw new IOException("unknown cell flags " + cf);
+        if ((cf & ~CELL_FLAGS[version]) != 0) {
+          throw new IOException("unknown cell flags " + cf + " in format version " + version);
+        }
+        if ((cf & C_PATH) != 0) {
+          int len = VarInts.readLength(in, MAX_CLUSTERING);
+          if (in.skipBytes(len) != len) {
+            throw new java.io.EOFException("cell path truncated");
+          }
         }
         VarInts.readSigned(in);
         if ((cf & C_TTL) != 0) {
@@ -246,9 +300,16 @@ final class PartitionSerializer {
   private static void writeCell(DataOutput out, Cell c, Header h) throws IOException {
     boolean ldt = c.localDeletionTime() != Cell.NO_DELETION_TIME;
     int flags =
-        (c.ttl() != 0 ? C_TTL : 0) | (ldt ? C_LDT : 0) | (c.value().length > 0 ? C_VALUE : 0);
+        (c.ttl() != 0 ? C_TTL : 0)
+            | (ldt ? C_LDT : 0)
+            | (c.value().length > 0 ? C_VALUE : 0)
+            | (c.hasPath() ? C_PATH : 0)
+            | (c.isCounter() ? C_COUNTER : 0);
     VarInts.writeSigned(out, c.column());
     out.writeByte(flags);
+    if (c.hasPath()) {
+      writeBytes(out, c.path());
+    }
     VarInts.writeSigned(out, c.timestamp() - h.baseTimestamp());
     if (c.ttl() != 0) {
       VarInts.writeSigned(out, c.ttl());
@@ -264,9 +325,10 @@ final class PartitionSerializer {
   private static Cell readCell(DataInput in, Header h) throws IOException {
     int column = (int) VarInts.readSigned(in);
     int flags = in.readUnsignedByte();
-    if ((flags & ~(C_TTL | C_LDT | C_VALUE)) != 0) {
-      throw new IOException("unknown cell flags " + flags);
+    if ((flags & ~CELL_FLAGS[h.version()]) != 0) {
+      throw new IOException("unknown cell flags " + flags + " in format version " + h.version());
     }
+    byte[] path = (flags & C_PATH) != 0 ? readBytes(in, MAX_CLUSTERING) : null;
     long ts = VarInts.readSigned(in) + h.baseTimestamp();
     int ttl = (flags & C_TTL) != 0 ? (int) VarInts.readSigned(in) : 0;
     long ldt =
@@ -274,7 +336,9 @@ final class PartitionSerializer {
             ? VarInts.readSigned(in) + h.baseLocalDeletionTime()
             : Cell.NO_DELETION_TIME;
     byte[] value = (flags & C_VALUE) != 0 ? readBytes(in, MAX_VALUE) : Cell.EMPTY;
-    return new Cell(column, ts, ttl, ldt, value);
+    return path == null && (flags & C_COUNTER) == 0
+        ? new Cell(column, ts, ttl, ldt, value)
+        : new Cell(column, path, ts, ttl, ldt, value, (flags & C_COUNTER) != 0);
   }
 
   private static void writeDeletion(DataOutput out, DeletionTime d, Header h) throws IOException {

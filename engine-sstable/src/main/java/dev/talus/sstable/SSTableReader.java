@@ -45,6 +45,7 @@ public final class SSTableReader {
 
   private final StorageFs fs;
   private final SSTableDescriptor desc;
+  private final int version;
   private final SSTableStats stats;
   private final CompressionInfo compression;
   private final BloomFilter filter;
@@ -66,6 +67,7 @@ public final class SSTableReader {
   private SSTableReader(
       StorageFs fs,
       SSTableDescriptor desc,
+      int version,
       SSTableStats stats,
       CompressionInfo compression,
       BloomFilter filter,
@@ -76,6 +78,7 @@ public final class SSTableReader {
       long onDiskSize) {
     this.fs = fs;
     this.desc = desc;
+    this.version = version;
     this.stats = stats;
     this.compression = compression;
     this.filter = filter;
@@ -97,16 +100,19 @@ public final class SSTableReader {
   public static SSTableReader open(StorageFs fs, Path dir, long generation, ChunkCache cache)
       throws IOException {
     SSTableDescriptor desc = new SSTableDescriptor(dir, generation);
-    ComponentFiles.checkToc(fs, desc);
+    int version = ComponentFiles.checkToc(fs, desc);
     SSTableStats stats =
-        ComponentFiles.readSmall(fs, desc, Component.STATS, (in, src) -> SSTableStats.read(in));
+        ComponentFiles.readSmall(
+            fs, desc, Component.STATS, version, (in, src) -> SSTableStats.read(in, version, src));
     CompressionInfo ci =
-        ComponentFiles.readSmall(fs, desc, Component.COMPRESSION_INFO, CompressionInfo::read);
+        ComponentFiles.readSmall(
+            fs, desc, Component.COMPRESSION_INFO, version, CompressionInfo::read);
     BloomFilter filter =
         ComponentFiles.readSmall(
             fs,
             desc,
             Component.FILTER,
+            version,
             (in, src) -> {
               long at = src.position();
               BloomFilter f = BloomFilter.read(in, src.remainingBeforeFooter());
@@ -119,14 +125,15 @@ public final class SSTableReader {
     ReadableFile index = null;
     try {
       index = fs.openForRead(desc.path(Component.INDEX));
-      IndexSamples samples = IndexSamples.build(index, desc, stats.partitionCount());
+      IndexSamples samples = IndexSamples.build(index, desc, stats.partitionCount(), version);
       data = fs.openForRead(desc.path(Component.DATA));
-      ComponentFiles.checkDataShape(data, desc, ci);
+      ComponentFiles.checkDataShape(data, desc, ci, version);
       long onDisk = 0;
       for (Component c : Component.values()) {
         onDisk += fs.size(desc.path(c));
       }
-      return new SSTableReader(fs, desc, stats, ci, filter, data, index, cache, samples, onDisk);
+      return new SSTableReader(
+          fs, desc, version, stats, ci, filter, data, index, cache, samples, onDisk);
     } catch (IOException | RuntimeException e) {
       closeQuietly(index);
       closeQuietly(data);
@@ -150,6 +157,11 @@ public final class SSTableReader {
 
   public long generation() {
     return desc.generation();
+  }
+
+  /** The format version the SSTable was written in (see {@link FormatVersion}). */
+  public int formatVersion() {
+    return version;
   }
 
   public SSTableStats stats() {
@@ -200,7 +212,7 @@ public final class SSTableReader {
     ChunkInput ci = new ChunkInput(chunks, e.position());
     PartitionSerializer.Header h;
     try {
-      h = PartitionSerializer.readHeader(ci);
+      h = PartitionSerializer.readHeader(ci, version);
     } catch (IOException ex) {
       throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
     }
@@ -391,7 +403,10 @@ public final class SSTableReader {
       }
       fs.syncDirectory(desc.directory());
     } catch (IOException e) {
-      throw new UncheckedIOException("could not delete obsolete " + desc, e);
+      // Not a failure of whoever released the last reference (a read, or the compaction that made
+      // these files obsolete): the manifest no longer lists them, so the next open deletes them.
+      org.slf4j.LoggerFactory.getLogger(SSTableReader.class)
+          .warn("Could not delete obsolete {}; the next open removes it", desc, e);
     }
   }
 

@@ -2,12 +2,12 @@ package dev.talus.sstable;
 
 import dev.talus.data.Cell;
 import dev.talus.data.ClusteringBytes;
+import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
-import dev.talus.io.FileFormat;
 import dev.talus.sstable.SSTableOptions.CommitLogInterval;
 import dev.talus.sstable.SSTableOptions.Compression;
 import java.io.DataInputStream;
@@ -40,6 +40,10 @@ public final class SSTableStats {
   long rowDeletions;
   long rangeTombstones;
   long partitionDeletions;
+  long complexDeletions;
+  long elementCells;
+  long staticRows;
+  int formatVersion = FormatVersion.CURRENT;
   LogHistogram partitionSizes = new LogHistogram();
   LogHistogram cellsPerPartition = new LogHistogram();
   TombstoneHistogram droppableTimes = new TombstoneHistogram();
@@ -100,9 +104,40 @@ public final class SSTableStats {
     return cellCount;
   }
 
-  /** Cell tombstones + expiring cells + row deletions + range tombstones + partition deletions. */
+  /**
+   * Cell tombstones + expiring cells + row deletions + complex-column (collection) deletions +
+   * range tombstones + partition deletions.
+   */
   public long tombstoneCount() {
-    return cellTombstones + expiringCells + rowDeletions + rangeTombstones + partitionDeletions;
+    return cellTombstones
+        + expiringCells
+        + rowDeletions
+        + complexDeletions
+        + rangeTombstones
+        + partitionDeletions;
+  }
+
+  /**
+   * Deletions of whole collections or user types (an overwrite leaves one behind). Format 1 files
+   * have none.
+   */
+  public long complexDeletions() {
+    return complexDeletions;
+  }
+
+  /** Cells of collection elements and user-type fields (cells with a path); 0 in format 1. */
+  public long elementCells() {
+    return elementCells;
+  }
+
+  /** Partitions with a static row; 0 in format 1. */
+  public long staticRows() {
+    return staticRows;
+  }
+
+  /** The SSTable format version the file was written in. */
+  public int formatVersion() {
+    return formatVersion;
   }
 
   public long cellTombstones() {
@@ -171,7 +206,7 @@ public final class SSTableStats {
    */
   public String creationInfo() {
     return "format="
-        + FileFormat.VERSION
+        + formatVersion
         + " compression="
         + compression
         + " chunkSize="
@@ -192,7 +227,7 @@ public final class SSTableStats {
 
   /** Droppable tombstones over all cells and deletions: the single-SSTable compaction trigger. */
   public double droppableTombstoneRatio(long gcBefore) {
-    long all = cellCount + rowDeletions + rangeTombstones + partitionDeletions;
+    long all = cellCount + rowDeletions + complexDeletions + rangeTombstones + partitionDeletions;
     return all == 0 ? 0.0 : (double) estimatedDroppableTombstones(gcBefore) / all;
   }
 
@@ -254,8 +289,18 @@ public final class SSTableStats {
       rowDeletions++;
       deletion(r.deletion());
     }
+    if (r.isStatic()) {
+      staticRows++;
+    }
+    for (ComplexDeletion d : r.complexDeletions()) {
+      complexDeletions++;
+      deletion(d.deletion());
+    }
     for (Cell c : r.cells()) {
       cellCount++;
+      if (c.hasPath()) {
+        elementCells++;
+      }
       timestamp(c.timestamp());
       localDeletionTime(c.localDeletionTime());
       if (c.isTombstone()) {
@@ -314,10 +359,22 @@ public final class SSTableStats {
     out.writeLong(uncompressedLength);
     out.writeLong(compressedLength);
     out.writeLong(createdAtSeconds);
+    // Format 2's fields are optional and trail the rest: an SSTable without collections or
+    // statics writes none, so its Stats are byte for byte what format 1 wrote.
+    if (complexDeletions != 0 || elementCells != 0 || staticRows != 0) {
+      out.writeLong(complexDeletions);
+      out.writeLong(elementCells);
+      out.writeLong(staticRows);
+    }
   }
 
-  static SSTableStats read(DataInputStream in) throws IOException {
+  /**
+   * Reads a Stats body of format {@code version}; {@code src} tells whether format 2's optional
+   * trailing fields are present.
+   */
+  static SSTableStats read(DataInputStream in, int version, ChecksumInput src) throws IOException {
     SSTableStats s = new SSTableStats();
+    s.formatVersion = version;
     s.minTimestamp = in.readLong();
     s.maxTimestamp = in.readLong();
     s.minLocalDeletionTime = in.readLong();
@@ -354,6 +411,11 @@ public final class SSTableStats {
     s.uncompressedLength = in.readLong();
     s.compressedLength = in.readLong();
     s.createdAtSeconds = in.readLong();
+    if (version >= 2 && src.remainingBeforeFooter() > 0) {
+      s.complexDeletions = in.readLong();
+      s.elementCells = in.readLong();
+      s.staticRows = in.readLong();
+    }
     return s;
   }
 

@@ -112,7 +112,7 @@ public final class SSTableWriter implements AutoCloseable {
     ComponentOutput out = new ComponentOutput(f);
     open.put(c, out);
     DataOutputStream h = new DataOutputStream(out);
-    FileFormat.writeHeader(h, c.headerName(), desc.generation());
+    FileFormat.writeHeader(h, c.headerName(), FormatVersion.CURRENT, desc.generation());
     h.flush();
     return out;
   }
@@ -149,7 +149,12 @@ public final class SSTableWriter implements AutoCloseable {
     long[] base = PartitionSerializer.chooseBase(partitionDeletion, rangeTombstones, first);
     PartitionSerializer.Header h =
         new PartitionSerializer.Header(
-            key.bytes(), partitionDeletion, rangeTombstones, base[0], base[1]);
+            key.bytes(),
+            partitionDeletion,
+            rangeTombstones,
+            base[0],
+            base[1],
+            FormatVersion.CURRENT);
     long start = data.position();
     PartitionSerializer.writeHeader(dataOut, h);
     stats.partitionHeader(key, partitionDeletion, rangeTombstones);

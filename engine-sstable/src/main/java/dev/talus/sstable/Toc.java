@@ -11,12 +11,17 @@ import java.nio.file.Path;
  * Stateless.
  */
 final class Toc {
-  static final String FIRST_LINE = "talus-sstable-toc " + FileFormat.VERSION;
+  static final String MAGIC = "talus-sstable-toc ";
 
   private Toc() {}
 
   static byte[] render(long generation) {
-    StringBuilder sb = new StringBuilder(FIRST_LINE).append(" generation=").append(generation);
+    return render(FormatVersion.CURRENT, generation);
+  }
+
+  static byte[] render(int version, long generation) {
+    StringBuilder sb = new StringBuilder(MAGIC).append(version);
+    sb.append(" generation=").append(generation);
     sb.append('\n');
     for (Component c : Component.values()) {
       sb.append(c.suffix()).append('\n');
@@ -31,9 +36,14 @@ final class Toc {
     return out;
   }
 
-  /** Checks that {@code content} is exactly the TOC this format writes for {@code generation}. */
-  static void check(byte[] content, Path file, long generation) {
-    byte[] expected = render(generation);
+  /**
+   * Checks that {@code content} is exactly the TOC format {@code version} writes for {@code
+   * generation}, for a version this build reads; returns the version. A newer version is refused
+   * with a message naming it.
+   */
+  static int check(byte[] content, Path file, long generation) {
+    int version = versionOf(content, file);
+    byte[] expected = render(version, generation);
     int n = Math.min(expected.length, content.length);
     for (int i = 0; i < n; i++) {
       if (expected[i] != content[i]) {
@@ -44,5 +54,40 @@ final class Toc {
       throw new CorruptFileException(
           file, n, "TOC has " + content.length + " bytes, expected " + expected.length);
     }
+    return version;
+  }
+
+  private static int versionOf(byte[] content, Path file) {
+    String head = new String(content, 0, Math.min(content.length, 64), StandardCharsets.US_ASCII);
+    if (!head.startsWith(MAGIC)) {
+      throw new CorruptFileException(file, 0, "not a Talus SSTable TOC");
+    }
+    int end = MAGIC.length();
+    while (end < head.length() && Character.isDigit(head.charAt(end))) {
+      end++;
+    }
+    int version;
+    try {
+      version = Integer.parseInt(head.substring(MAGIC.length(), end));
+    } catch (NumberFormatException e) {
+      throw new CorruptFileException(file, MAGIC.length(), "TOC without a format version");
+    }
+    if (version > FormatVersion.CURRENT) {
+      throw new CorruptFileException(
+          file,
+          MAGIC.length(),
+          "SSTable format version "
+              + version
+              + " is newer than this build reads (versions "
+              + FormatVersion.OLDEST
+              + " to "
+              + FormatVersion.CURRENT
+              + "): it was written by a newer Talus; open the directory with that version");
+    }
+    if (version < FormatVersion.OLDEST) {
+      throw new CorruptFileException(
+          file, MAGIC.length(), "unsupported SSTable format version " + version);
+    }
+    return version;
   }
 }

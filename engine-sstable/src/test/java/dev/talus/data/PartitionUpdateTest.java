@@ -75,12 +75,41 @@ class PartitionUpdateTest {
           l = LivenessInfo.expiring(timestamp(rnd), 1 + rnd.nextInt(1 << 20), rnd.nextInt(1 << 30));
       }
       List<Cell> cells = new ArrayList<>();
+      List<ComplexDeletion> cds = new ArrayList<>();
       int column = 0;
       for (int j = rnd.nextInt(5); j > 0; j--) {
         column += 1 + (rnd.nextBoolean() ? rnd.nextInt(3) : rnd.nextInt(100_000));
-        cells.add(cell(rnd, column));
+        switch (rnd.nextInt(5)) {
+          case 0 -> { // collection elements, maybe after a complex deletion
+            if (rnd.nextBoolean()) {
+              cds.add(new ComplexDeletion(column, deletion(rnd)));
+            }
+            byte[] path = {0};
+            for (int e = 1 + rnd.nextInt(3); e > 0; e--) {
+              path = new byte[] {(byte) (path[0] + 1 + rnd.nextInt(5))};
+              Cell c = cell(rnd, column);
+              cells.add(
+                  new Cell(
+                      column,
+                      path,
+                      c.timestamp(),
+                      c.ttl(),
+                      c.localDeletionTime(),
+                      c.value(),
+                      false));
+            }
+          }
+          case 1 -> cells.add(Cell.counter(column, timestamp(rnd), bytes(rnd, 8)));
+          default -> cells.add(cell(rnd, column));
+        }
       }
-      rows.add(new Row(bytes(rnd, 30), l, deletion(rnd), cells.toArray(new Cell[0])));
+      rows.add(
+          new Row(
+              bytes(rnd, 30),
+              l,
+              deletion(rnd),
+              cds.toArray(new ComplexDeletion[0]),
+              cells.toArray(new Cell[0])));
     }
     return new PartitionUpdate(key, deletion(rnd), rts, rows);
   }
@@ -99,7 +128,7 @@ class PartitionUpdateTest {
       assertThat(viaStream.toByteArray()).as("seed=%d", seed).isEqualTo(data);
 
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      PartitionUpdate back = PartitionUpdate.deserialize(in);
+      PartitionUpdate back = PartitionUpdate.deserialize(in, PartitionUpdate.SERIAL_VERSION);
       assertThat(back).as("seed=%d iteration=%d %s", seed, i, u).isEqualTo(u);
       assertThat(in.available()).as("seed=%d: every byte is consumed", seed).isZero();
       assertThat(back.key().token()).isEqualTo(u.key().token());
@@ -180,5 +209,93 @@ class PartitionUpdateTest {
     assertThat(u.rows()).extracting(Row::clustering).containsExactly(c1, c2);
     assertThat(u.rows().get(0).cells())
         .containsExactly(Cell.live(0, 2, new byte[] {2}), Cell.live(1, 2, new byte[] {3}));
+  }
+
+  /** The layout commit-log records had before element paths: what version 1 wrote, by hand. */
+  private static byte[] layout1(PartitionUpdate u) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      VarInts.writeUnsigned(out, u.key().bytes().length);
+      out.write(u.key().bytes());
+      out.writeLong(u.partitionDeletion().markedForDeleteAt());
+      out.writeLong(u.partitionDeletion().localDeletionTime());
+      VarInts.writeUnsigned(out, 0);
+      VarInts.writeUnsigned(out, u.rows().size());
+      for (Row r : u.rows()) {
+        VarInts.writeUnsigned(out, r.clustering().length);
+        out.write(r.clustering());
+        out.writeLong(r.liveness().timestamp());
+        VarInts.writeUnsigned(out, r.liveness().ttl());
+        out.writeLong(r.liveness().localExpirationTime());
+        out.writeLong(r.deletion().markedForDeleteAt());
+        out.writeLong(r.deletion().localDeletionTime());
+        VarInts.writeUnsigned(out, r.cells().length);
+        for (Cell c : r.cells()) {
+          VarInts.writeUnsigned(out, c.column());
+          out.writeLong(c.timestamp());
+          VarInts.writeUnsigned(out, c.ttl());
+          out.writeLong(c.localDeletionTime());
+          VarInts.writeUnsigned(out, c.value().length);
+          out.write(c.value());
+        }
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  @ParameterizedTest(name = "seed={0}")
+  @ValueSource(longs = {11L, 12L, 13L})
+  void layoutOneRecordsStillRead(long seed) throws IOException {
+    Random rnd = new Random(seed);
+    for (int i = 0; i < 100; i++) {
+      List<Row> rows = new ArrayList<>();
+      for (int r = rnd.nextInt(4); r > 0; r--) {
+        rows.add(
+            new Row(
+                new byte[] {(byte) r},
+                LivenessInfo.of(timestamp(rnd)),
+                deletion(rnd),
+                new Cell[] {cell(rnd, 0), cell(rnd, 3)}));
+      }
+      PartitionUpdate u =
+          new PartitionUpdate(PartitionKey.of(bytes(rnd, 20)), deletion(rnd), List.of(), rows);
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(layout1(u)));
+      assertThat(PartitionUpdate.deserialize(in, 1)).as("seed=%d", seed).isEqualTo(u);
+      assertThat(in.available()).isZero();
+    }
+  }
+
+  @Test
+  void aLayoutNewerThanThisBuildIsRefusedWithItsNumber() {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(new byte[16]));
+    assertThatThrownBy(() -> PartitionUpdate.deserialize(in, 3))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("layout 3");
+  }
+
+  @Test
+  void elementPathsComplexDeletionsAndCounterFlagsRoundTrip() throws IOException {
+    Cell[] cells = {
+      Cell.counter(0, 5, new byte[] {0, 0, 0, 0, 0, 0, 0, 7}),
+      Cell.element(1, new byte[] {1}, 6, 0, 100, new byte[] {9}),
+      Cell.elementTombstone(1, new byte[] {2}, 6, 100),
+      Cell.element(1, new byte[] {3}, 6, 30, 100, new byte[0]),
+    };
+    Row row =
+        new Row(
+            ClusteringBytes.STATIC,
+            LivenessInfo.EMPTY,
+            DeletionTime.LIVE,
+            new ComplexDeletion[] {new ComplexDeletion(1, new DeletionTime(5, 100))},
+            cells);
+    PartitionUpdate u =
+        PartitionUpdate.builder(PartitionKey.of(new byte[] {4})).addRow(row).build();
+    PartitionUpdate back = PartitionUpdate.deserialize(u.serialize());
+    assertThat(back).isEqualTo(u);
+    Row r = back.rows().get(0);
+    assertThat(r.isStatic()).isTrue();
+    assertThat(r.cells()[0].isCounter()).isTrue();
+    assertThat(r.cells()[1].path()).containsExactly(1);
+    assertThat(r.complexDeletion(1)).isEqualTo(new DeletionTime(5, 100));
   }
 }

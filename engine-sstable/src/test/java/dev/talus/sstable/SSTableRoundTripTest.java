@@ -63,9 +63,16 @@ class SSTableRoundTripTest {
         assertThat(collect(d.rows(Slice.ALL, true))).isEqualTo(rev);
         sawIndexed |= ((SSTablePartition) d).rowIndexBlockCount() > 2;
         rows += p.rows().size();
-        if (!p.rows().isEmpty()) {
-          // A random sub-slice, both ways.
-          int a = r.nextInt(p.rows().size());
+        int first = !p.rows().isEmpty() && p.rows().get(0).isStatic() ? 1 : 0;
+        if (first == 1) {
+          assertThat(collect(d.rows(Slice.STATIC, r.nextBoolean())))
+              .containsExactly(p.rows().get(0));
+          assertThat(collect(d.rows(Slice.ROWS, false)))
+              .isEqualTo(p.rows().subList(1, p.rows().size()));
+        }
+        if (p.rows().size() > first) {
+          // A random sub-slice of rows, both ways.
+          int a = first + r.nextInt(p.rows().size() - first);
           int b = a + r.nextInt(p.rows().size() - a);
           Slice s =
               new Slice(

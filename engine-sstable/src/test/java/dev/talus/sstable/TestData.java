@@ -2,6 +2,7 @@ package dev.talus.sstable;
 
 import dev.talus.data.Cell;
 import dev.talus.data.ClusteringBytes;
+import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionIntervals;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
@@ -55,35 +56,76 @@ final class TestData {
     };
   }
 
-  static Row row(Random r, int clustering) {
-    byte[] ck = ck(clustering);
+  /** Cells of one complex column: a few elements (sorted paths), live, expiring or deleted. */
+  static void elements(Random r, int column, List<Cell> out) {
+    TreeMap<byte[], Cell> byPath = new TreeMap<>(java.util.Arrays::compareUnsigned);
+    for (int i = r.nextInt(4); i >= 0; i--) {
+      byte[] path = bytes(r, 6);
+      long ts = BASE_TS + r.nextInt(1_000_000);
+      long now = BASE_SEC + r.nextInt(100_000);
+      Cell c =
+          switch (r.nextInt(4)) {
+            case 0 -> Cell.elementTombstone(column, path, ts, now);
+            case 1 -> Cell.element(column, path, ts, 1 + r.nextInt(86_400), now, bytes(r, 12));
+            default -> Cell.element(column, path, ts, 0, now, bytes(r, 12));
+          };
+      byPath.put(path, c);
+    }
+    out.addAll(byPath.values());
+  }
+
+  static Row row(Random r, byte[] ck) {
     int shape = r.nextInt(10);
-    if (shape == 0) {
+    if (shape == 0 && !ClusteringBytes.isStatic(ck)) {
       return Row.deletion(
           ck, new DeletionTime(BASE_TS + r.nextInt(1000), BASE_SEC + r.nextInt(1000)));
     }
+    boolean isStatic = ClusteringBytes.isStatic(ck);
     LivenessInfo l =
-        switch (r.nextInt(3)) {
-          case 0 -> LivenessInfo.EMPTY;
-          case 1 -> LivenessInfo.of(BASE_TS + r.nextInt(1000));
-          default ->
-              LivenessInfo.expiring(BASE_TS + r.nextInt(1000), 60, BASE_SEC + r.nextInt(1000));
-        };
+        isStatic
+            ? LivenessInfo.EMPTY
+            : switch (r.nextInt(3)) {
+              case 0 -> LivenessInfo.EMPTY;
+              case 1 -> LivenessInfo.of(BASE_TS + r.nextInt(1000));
+              default ->
+                  LivenessInfo.expiring(BASE_TS + r.nextInt(1000), 60, BASE_SEC + r.nextInt(1000));
+            };
     DeletionTime d =
-        r.nextInt(8) == 0
+        !isStatic && r.nextInt(8) == 0
             ? new DeletionTime(BASE_TS - 5, BASE_SEC + r.nextInt(1000))
             : DeletionTime.LIVE;
     int n = r.nextInt(5);
     List<Cell> cells = new ArrayList<>();
+    List<ComplexDeletion> cds = new ArrayList<>();
     int col = 0;
     for (int i = 0; i < n; i++) {
       col += 1 + r.nextInt(3);
-      cells.add(cell(r, col));
+      int kind = r.nextInt(8);
+      if (kind == 0) { // a collection: maybe a complex deletion, and elements
+        if (r.nextBoolean()) {
+          cds.add(
+              new ComplexDeletion(
+                  col, new DeletionTime(BASE_TS + r.nextInt(1000), BASE_SEC + r.nextInt(1000))));
+        }
+        elements(r, col, cells);
+      } else if (kind == 1) { // a counter
+        long ts = BASE_TS + r.nextInt(1_000_000);
+        cells.add(
+            r.nextInt(4) == 0
+                ? Cell.counterTombstone(col, ts, BASE_SEC + r.nextInt(1000))
+                : Cell.counter(col, ts, ByteBuffer.allocate(8).putLong(r.nextLong()).array()));
+      } else {
+        cells.add(cell(r, col));
+      }
     }
-    if (l.isEmpty() && d.isLive() && cells.isEmpty()) {
-      l = LivenessInfo.of(BASE_TS);
+    if (l.isEmpty() && d.isLive() && cells.isEmpty() && cds.isEmpty()) {
+      cells.add(Cell.live(0, BASE_TS, new byte[] {1}));
     }
-    return new Row(ck, l, d, cells.toArray(new Cell[0]));
+    return new Row(ck, l, d, cds.toArray(new ComplexDeletion[0]), cells.toArray(new Cell[0]));
+  }
+
+  static Row row(Random r, int clustering) {
+    return row(r, ck(clustering));
   }
 
   static Partition partition(Random r, PartitionKey key, int rows) {
@@ -104,6 +146,9 @@ final class TestData {
     }
     List<RangeTombstone> rts = DeletionIntervals.of(raw).intervals();
     List<Row> rs = new ArrayList<>();
+    if (r.nextInt(6) == 0) {
+      rs.add(row(r, ClusteringBytes.STATIC));
+    }
     int c = r.nextInt(10);
     for (int i = 0; i < rows; i++) {
       rs.add(row(r, c));

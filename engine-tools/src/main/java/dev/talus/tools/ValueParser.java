@@ -40,7 +40,7 @@ final class ValueParser {
   }
 
   static Object parse(DataType type, String s) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> s;
       case ASCII -> {
         if (!s.chars().allMatch(c -> c < 0x80)) {
@@ -82,6 +82,9 @@ final class ValueParser {
       case TIME -> LocalTime.parse(s);
       case INET -> parseInet(s);
       case DURATION -> throw new IllegalArgumentException("durations cannot be keys");
+      default ->
+          throw new IllegalArgumentException(
+              type.cqlName() + " keys cannot be given on the command line");
     };
   }
 
@@ -125,7 +128,7 @@ final class ValueParser {
   }
 
   static String expected(DataType type) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> "any text";
       case ASCII -> "US-ASCII text";
       case BOOLEAN -> "true or false";
@@ -146,6 +149,10 @@ final class ValueParser {
       case TIME -> "a time hh:mm[:ss[.fffffffff]], e.g. 09:30:00";
       case INET -> "an IPv4 or IPv6 address literal, e.g. 10.0.0.1";
       case DURATION -> "nothing: duration columns cannot be part of a key";
+      default ->
+          "nothing: "
+              + type.cqlName()
+              + " keys cannot be given on the command line (only native-type keys)";
     };
   }
 }

@@ -33,13 +33,19 @@ class InspectionOptionsTest {
     }
   }
 
+  /**
+   * Flips a bit in each of 16 bytes from the middle of {@code f}: more than the up to 7 bytes of
+   * zero padding between two commit-log frames, so some byte of a frame is always damaged.
+   */
   private static void flip(Path f) throws IOException {
     try (RandomAccessFile r = new RandomAccessFile(f.toFile(), "rw")) {
-      long at = r.length() / 2;
-      r.seek(at);
-      int b = r.read();
-      r.seek(at);
-      r.write(b ^ 0x01);
+      long from = r.length() / 2;
+      for (long at = from; at < from + 16 && at < r.length(); at++) {
+        r.seek(at);
+        int b = r.read();
+        r.seek(at);
+        r.write(b ^ 0x01);
+      }
     }
   }
 

@@ -43,7 +43,13 @@ import site.ycsb.workloads.CoreWorkload;
  * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.ycsb.RunYcsb [--scale 1]
  *     [--records 100000] [--ops 100000] [--threads 2] [--workloads a,b,c,d,e,f]
  *     [--engines talus,rocksdb] [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR]
+ *     [--reps 3] [--no-warmup]
  * </pre>
+ *
+ * <p>Talus's read path is Java: in a short run its first reads are interpreted and compiled while
+ * they are timed, where RocksDB's are native. The warm-up pass runs every workload on both engines
+ * at a fifth of the counts first, in the same JVM, and is discarded; each measured repetition still
+ * starts on a fresh directory.
  */
 public final class RunYcsb {
   /** The engines, their bindings, and whether they can run YCSB scans. */
@@ -82,9 +88,32 @@ public final class RunYcsb {
       List<Engine> engines,
       Path dir,
       String sync,
-      String compaction) {
+      String compaction,
+      int reps,
+      boolean warmup) {
 
     static final long DEFAULT_COUNT = 100_000;
+
+    static final String USAGE =
+        "usage: RunYcsb [--scale 1] [--records N] [--ops N] [--threads 2]"
+            + " [--workloads a,b,c,d,e,f] [--engines talus,rocksdb]"
+            + " [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR] [--reps 3]"
+            + " [--no-warmup]";
+
+    /** The same configuration with {@code records} and {@code ops} divided by {@code d}. */
+    Config smaller(int d) {
+      return new Config(
+          Math.max(100, records / d),
+          Math.max(100, ops / d),
+          threads,
+          workloads,
+          engines,
+          dir,
+          sync,
+          compaction,
+          1,
+          false);
+    }
 
     static Config parse(String... args) {
       long records = DEFAULT_COUNT;
@@ -99,10 +128,16 @@ public final class RunYcsb {
       Path dir = Path.of(d != null && !d.isBlank() ? d : System.getProperty("java.io.tmpdir"));
       String sync = "periodic";
       String compaction = "lcs";
+      int reps = 3;
+      boolean warmup = true;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         if (a.equals("--help") || a.equals("-h")) {
           throw new IllegalArgumentException("usage");
+        }
+        if (a.equals("--no-warmup")) {
+          warmup = false;
+          continue;
         }
         if (i + 1 >= args.length) {
           throw new IllegalArgumentException(a + " needs a value");
@@ -128,6 +163,7 @@ public final class RunYcsb {
           case "--dir" -> dir = Path.of(v);
           case "--sync" -> sync = v.toLowerCase(Locale.ROOT);
           case "--compaction" -> compaction = v.toLowerCase(Locale.ROOT);
+          case "--reps" -> reps = Integer.parseInt(v);
           default -> throw new IllegalArgumentException("unknown option " + a);
         }
       }
@@ -139,10 +175,11 @@ public final class RunYcsb {
       if (!List.of("lcs", "stcs").contains(compaction)) {
         throw new IllegalArgumentException("--compaction is lcs or stcs, got " + compaction);
       }
-      if (threads < 1 || records > Integer.MAX_VALUE || ops > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("threads must be >= 1 and counts below 2^31");
+      if (threads < 1 || reps < 1 || records > Integer.MAX_VALUE || ops > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("threads and reps must be >= 1 and counts below 2^31");
       }
-      return new Config(records, ops, threads, workloads, engines, dir, sync, compaction);
+      return new Config(
+          records, ops, threads, workloads, engines, dir, sync, compaction, reps, warmup);
     }
 
     /** RocksDB's durability matching {@link #sync}: fsync per write for GROUP and BATCH. */
@@ -180,21 +217,42 @@ public final class RunYcsb {
       if (!e.getMessage().equals("usage")) {
         System.err.println(e.getMessage());
       }
-      System.err.println(
-          "usage: RunYcsb [--scale 1] [--records N] [--ops N] [--threads 2]"
-              + " [--workloads a,b,c,d,e,f] [--engines talus,rocksdb]"
-              + " [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR]");
+      System.err.println(Config.USAGE);
       System.exit(2);
       return;
     }
     run(config, System.out);
   }
 
-  /** Runs every workload on every engine, prints progress and the table, returns the results. */
+  /**
+   * Runs every workload on every engine {@code reps} times (after a discarded warm-up pass at a
+   * fifth of the counts, if asked), prints progress and the table, returns the measured results.
+   */
   static List<Result> run(Config config, PrintStream out) throws Exception {
     printHeader(config, out);
+    if (config.warmup()) {
+      Config w = config.smaller(5);
+      out.printf(
+          Locale.ROOT,
+          "warm-up pass (discarded): %,d records, %,d operations%n",
+          w.records(),
+          w.ops());
+      runOnce(w, 0, new PrintStream(PrintStream.nullOutputStream()));
+    }
     List<Result> results = new ArrayList<>();
-    int index = 0;
+    for (int rep = 0; rep < config.reps(); rep++) {
+      out.printf("repetition %d/%d%n", rep + 1, config.reps());
+      results.addAll(runOnce(config, rep, out));
+    }
+    out.println();
+    YcsbTable.print(config, results, out);
+    return results;
+  }
+
+  /** Every workload once on every engine; which engine goes first alternates. */
+  private static List<Result> runOnce(Config config, int rep, PrintStream out) throws Exception {
+    List<Result> results = new ArrayList<>();
+    int index = rep;
     for (char w : config.workloads()) {
       Properties workload = workloadProperties(w);
       List<Engine> order = new ArrayList<>(config.engines());
@@ -212,8 +270,6 @@ public final class RunYcsb {
         results.add(runOne(config, w, workload, e, out));
       }
     }
-    out.println();
-    printTable(config, results, out);
     return results;
   }
 
@@ -371,100 +427,16 @@ public final class RunYcsb {
         c.sync().toUpperCase(Locale.ROOT), c.compaction().toUpperCase(Locale.ROOT));
     out.println("rocksdb: " + RocksYcsbClient.describe(c.rocksSync(), c.rocksLeveled()));
     out.println(
-        "Same YCSB properties for both; fresh directory per workload; open/close untimed;"
-            + " one run, no warm-up: a single noisy sample, not a median.");
-    out.println();
-  }
-
-  static void printTable(Config c, List<Result> results, PrintStream out) {
-    out.println(
-        "| workload | engine | load ops/s | run ops/s | talus/rocksdb | read p50 µs | read p99 µs"
-            + " | update p50 µs | update p99 µs | insert p99 µs | scan p50 µs | scan p99 µs"
-            + " | failed ops |");
-    out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
-    for (char w : c.workloads()) {
-      for (Engine e : c.engines()) {
-        Result r = find(results, w, e);
-        if (r == null) {
-          continue;
-        }
-        if (r.skipped() != null) {
-          out.printf("| %s | %s | %s |||||||||||%n", upper(w), e.label, r.skipped());
-          continue;
-        }
-        Map<TimedDb.Op, Histogram> l = r.run().latency();
-        out.printf(
+        String.format(
             Locale.ROOT,
-            "| %s | %s | %,.0f | %,.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-            upper(w),
-            e.label,
-            r.load().opsPerSecond(),
-            r.run().opsPerSecond(),
-            e == Engine.TALUS ? ratio(r, find(results, w, Engine.ROCKSDB)) : "",
-            micros(l.get(TimedDb.Op.READ), 50),
-            micros(l.get(TimedDb.Op.READ), 99),
-            micros(l.get(TimedDb.Op.UPDATE), 50),
-            micros(l.get(TimedDb.Op.UPDATE), 99),
-            micros(l.get(TimedDb.Op.INSERT), 99),
-            micros(l.get(TimedDb.Op.SCAN), 50),
-            micros(l.get(TimedDb.Op.SCAN), 99),
-            failures(r));
-      }
-    }
+            "Same YCSB properties for both; fresh directory per workload; open/close untimed;"
+                + " %s; %d repetition(s): median [min-max] of throughput, medians of latency.",
+            c.warmup() ? "a discarded warm-up pass at 1/5 of the counts first" : "no warm-up",
+            c.reps()));
     out.println();
-    out.println(
-        "talus/rocksdb = Talus run ops/s ÷ RocksDB run ops/s. Latencies are of the run phase,"
-            + " successful operations only; in F, read and update are the two halves of each"
-            + " read-modify-write plus the plain reads. '-' = no such operation.");
-    if (c.workloads().contains('e') && c.engines().contains(Engine.TALUS)) {
-      out.println(
-          "Workload E runs on RocksDB only: Talus has no scan across partitions in key order"
-              + " (its YCSB binding returns NOT_IMPLEMENTED for scan).");
-    }
   }
 
-  private static String ratio(Result talus, Result rocks) {
-    if (rocks == null || rocks.skipped() != null) {
-      return "-";
-    }
-    return String.format(
-        Locale.ROOT, "%.2f×", talus.run().opsPerSecond() / rocks.run().opsPerSecond());
-  }
-
-  private static String failures(Result r) {
-    List<String> parts = new ArrayList<>();
-    for (Phase phase : List.of(r.load(), r.run())) {
-      String name = phase == r.load() ? "load" : "run";
-      phase
-          .failed()
-          .forEach(
-              (op, n) -> {
-                if (n > 0) {
-                  parts.add(name + " " + op.name().toLowerCase(Locale.ROOT) + " " + n);
-                }
-              });
-    }
-    return parts.isEmpty() ? "0" : String.join(", ", parts);
-  }
-
-  private static String micros(Histogram h, double percentile) {
-    if (h == null || h.getTotalCount() == 0) {
-      return "-";
-    }
-    double us = h.getValueAtPercentile(percentile) / 1000.0;
-    return String.format(Locale.ROOT, us < 100 ? "%.1f" : "%,.0f", us);
-  }
-
-  private static Result find(List<Result> results, char w, Engine e) {
-    for (Result r : results) {
-      if (r.workload() == w && r.engine() == e) {
-        return r;
-      }
-    }
-    return null;
-  }
-
-  private static String upper(char w) {
+  static String upper(char w) {
     return String.valueOf(Character.toUpperCase(w));
   }
 

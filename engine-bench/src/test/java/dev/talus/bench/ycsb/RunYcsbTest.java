@@ -24,7 +24,8 @@ import site.ycsb.StringByteIterator;
 
 /**
  * Runs the YCSB runner at a tiny scale so the bindings cannot rot: workloads A, C and E on both
- * engines, no failed operation, E skipped on Talus only, the data cleaned up. No timing is checked.
+ * engines, a warm-up pass and two repetitions, no failed operation, E skipped on Talus only, the
+ * data cleaned up. No timing is checked.
  */
 class RunYcsbTest {
   @Test
@@ -43,13 +44,15 @@ class RunYcsbTest {
                   "2",
                   "--workloads",
                   "a,c,e",
+                  "--reps",
+                  "2",
                   "--dir",
                   data.toString()),
               out);
     }
     String table = bytes.toString(StandardCharsets.UTF_8);
 
-    assertThat(results).hasSize(6);
+    assertThat(results).as("3 workloads x 2 engines x 2 repetitions").hasSize(12);
     for (RunYcsb.Result r : results) {
       if (r.workload() == 'e' && r.engine() == RunYcsb.Engine.TALUS) {
         assertThat(r.skipped()).contains("NOT_IMPLEMENTED");
@@ -63,7 +66,8 @@ class RunYcsbTest {
     assertThat(table)
         .contains("| A | talus |", "| A | rocksdb |", "| C | talus |", "| C | rocksdb |")
         .contains("| E | rocksdb |", "| E | talus | not run")
-        .contains("Workload E runs on RocksDB only");
+        .contains("Workload E runs on RocksDB only")
+        .contains("warm-up pass (discarded)", "repetition 2/2");
     try (Stream<Path> left = Files.list(data)) {
       assertThat(left).isEmpty();
     }

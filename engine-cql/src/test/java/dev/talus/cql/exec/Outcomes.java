@@ -70,7 +70,7 @@ final class Outcomes {
       return Map.of(sample(m.key()), sample(m.value()));
     }
     DataType d = ((ColumnType.Native) t).type();
-    return switch (d) {
+    return switch (d.kind()) {
       case TEXT, ASCII -> "x";
       case BOOLEAN -> true;
       case TINYINT -> (byte) 1;
@@ -89,6 +89,7 @@ final class Outcomes {
       case TIME -> LocalTime.NOON;
       case INET -> InetAddress.getLoopbackAddress();
       case DURATION -> DurationValue.of(0, 1, 0);
+      default -> throw new IllegalArgumentException("no CQL sample of " + d);
     };
   }
 }

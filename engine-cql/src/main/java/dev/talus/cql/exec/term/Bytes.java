@@ -27,9 +27,15 @@ import java.util.UUID;
 public final class Bytes {
   private Bytes() {}
 
+  /** Collections, tuples, user types, vectors and counters are refused before values reach here. */
+  private static IllegalArgumentException notNative(DataType type) {
+    return new IllegalArgumentException(
+        "not supported yet by Talus in CQL: values of type " + type);
+  }
+
   /** The binary form of a value of {@code type}. */
   public static byte[] encode(DataType type, Object v) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> ((String) v).getBytes(StandardCharsets.UTF_8);
       case ASCII -> ((String) v).getBytes(StandardCharsets.US_ASCII);
       case BOOLEAN -> new byte[] {(byte) (((Boolean) v) ? 1 : 0)};
@@ -49,6 +55,7 @@ public final class Bytes {
       case TIME -> ByteBuffer.allocate(8).putLong(((LocalTime) v).toNanoOfDay()).array();
       case INET -> ((InetAddress) v).getAddress();
       case DURATION -> duration((DurationValue) v);
+      default -> throw notNative(type);
     };
   }
 
@@ -61,7 +68,7 @@ public final class Bytes {
       return null;
     }
     ByteBuffer buf = ByteBuffer.wrap(b);
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> text(b, false);
       case ASCII -> text(b, true);
       case BOOLEAN -> {
@@ -144,6 +151,7 @@ public final class Bytes {
         }
         yield DurationValue.of(months, days, nanos);
       }
+      default -> throw notNative(type);
     };
   }
 

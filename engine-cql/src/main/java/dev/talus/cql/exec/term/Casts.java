@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.EnumSet;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -22,7 +21,7 @@ import java.util.function.UnaryOperator;
  */
 final class Casts {
   private static final Set<DataType> NUMERIC =
-      EnumSet.of(
+      Set.of(
           DataType.TINYINT,
           DataType.SMALLINT,
           DataType.INT,
@@ -67,7 +66,7 @@ final class Casts {
   }
 
   private static Object number(Number n, DataType to) {
-    return switch (to) {
+    return switch (to.kind()) {
       case TINYINT -> n.byteValue();
       case SMALLINT -> n.shortValue();
       case INT -> n.intValue();

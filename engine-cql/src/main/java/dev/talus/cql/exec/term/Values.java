@@ -29,7 +29,7 @@ public final class Values {
 
   /** True if a constant written as {@code kind} can be assigned to a value of {@code type}. */
   public static boolean accepts(DataType type, LiteralKind kind) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> kind == LiteralKind.STRING;
       case ASCII -> kind == LiteralKind.STRING;
       case BOOLEAN -> kind == LiteralKind.BOOLEAN;
@@ -40,6 +40,7 @@ public final class Values {
       case TIMESTAMP, DATE, TIME -> kind == LiteralKind.STRING || kind == LiteralKind.INTEGER;
       case INET -> kind == LiteralKind.STRING;
       case DURATION -> kind == LiteralKind.DURATION;
+      default -> false;
     };
   }
 
@@ -66,7 +67,7 @@ public final class Values {
    * text does not make one (the caller has checked {@link #accepts}).
    */
   public static Object literal(DataType type, LiteralKind kind, String text) {
-    return switch (type) {
+    return switch (type.kind()) {
       case TEXT -> text;
       case ASCII -> ascii(text);
       case BOOLEAN -> Literals.toBoolean(text);
@@ -90,6 +91,9 @@ public final class Values {
       case TIME -> kind == LiteralKind.INTEGER ? Temporal.timeFromNanos(text) : Temporal.time(text);
       case INET -> inet(text);
       case DURATION -> duration(Literals.toDuration(text));
+      default ->
+          throw new IllegalArgumentException(
+              "not supported yet by Talus in CQL: constants of type " + type);
     };
   }
 
@@ -137,7 +141,7 @@ public final class Values {
     if (type.javaType().isInstance(value)) {
       return true;
     }
-    return switch (type) {
+    return switch (type.kind()) {
       case TINYINT, SMALLINT, INT, BIGINT, VARINT ->
           value instanceof Byte
               || value instanceof Short

@@ -1,0 +1,25 @@
+package dev.talus.sstable;
+
+/**
+ * The SSTable format versions: every component of an SSTable (the TOC's first line and each binary
+ * component's header) carries the version it was written in, and the reader decodes by it.
+ *
+ * <ul>
+ *   <li><b>1</b>: scalar cells, rows, row markers, row, range and partition deletions;
+ *   <li><b>2</b> (written): adds element paths of collection and user-type cells, complex-column
+ *       deletions, counter cells, static rows (a reserved clustering), and a complex-deletion count
+ *       in Stats. A version 1 file reads unchanged.
+ * </ul>
+ *
+ * A file of a version newer than {@link #CURRENT} is refused at open with a message naming it.
+ * Stateless.
+ */
+public final class FormatVersion {
+  /** The version this build writes. */
+  public static final int CURRENT = 2;
+
+  /** The oldest version this build still reads. */
+  public static final int OLDEST = 1;
+
+  private FormatVersion() {}
+}
