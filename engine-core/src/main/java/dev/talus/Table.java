@@ -25,8 +25,14 @@ public final class Table {
     return store.clock();
   }
 
+  /** The table's name within its keyspace. */
   public String name() {
     return store.schema().name();
+  }
+
+  /** The keyspace the table belongs to. */
+  public String keyspace() {
+    return store.schema().keyspace().orElseThrow();
   }
 
   public TableSchema schema() {
@@ -55,6 +61,7 @@ public final class Table {
    * is not the one a Cassandra cluster gives it.
    *
    * @param partitionKeyValues the partition key column values, in schema order
+   * @throws InvalidQueryException if a value is missing, null or of the wrong type
    */
   public long token(Object... partitionKeyValues) {
     return store.token(java.util.Arrays.asList(partitionKeyValues));
@@ -176,6 +183,6 @@ public final class Table {
 
   @Override
   public String toString() {
-    return "Table{" + name() + "}";
+    return "Table{" + keyspace() + "." + name() + "}";
   }
 }

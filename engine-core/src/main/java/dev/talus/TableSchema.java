@@ -27,6 +27,7 @@ public final class TableSchema {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]{1,48}");
 
+  private final String keyspace;
   private final String name;
   private final List<ColumnDef> partitionKey;
   private final List<ColumnDef> clustering;
@@ -47,6 +48,7 @@ public final class TableSchema {
   private final Long partitionRowsFail;
 
   private TableSchema(Builder b, List<ColumnDef> pk, List<ColumnDef> ck, List<ColumnDef> nonKey) {
+    this.keyspace = b.keyspace;
     this.name = b.name;
     this.partitionKey = List.copyOf(pk);
     this.clustering = List.copyOf(ck);
@@ -91,6 +93,20 @@ public final class TableSchema {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * The keyspace the table belongs to; empty when the schema names none, in which case {@link
+   * TalusDb#createTable} puts the table in the database's {@link TalusOptions#defaultKeyspace()
+   * default keyspace}. The schema of a created table always names its keyspace.
+   */
+  public Optional<String> keyspace() {
+    return Optional.ofNullable(keyspace);
+  }
+
+  /** A copy of this schema in keyspace {@code keyspaceName}. */
+  public TableSchema withKeyspace(String keyspaceName) {
+    return toBuilder().keyspace(keyspaceName).build();
   }
 
   public List<ColumnDef> partitionKey() {
@@ -209,7 +225,7 @@ public final class TableSchema {
 
   /** A builder holding everything in this schema. */
   public Builder toBuilder() {
-    Builder b = new Builder(name);
+    Builder b = new Builder(name).keyspace(keyspace);
     for (ColumnDef c : columns()) {
       switch (c.kind()) {
         case PARTITION_KEY -> b.partitionKey(c.name(), c.type());
@@ -228,6 +244,11 @@ public final class TableSchema {
         .partitionRowsThresholds(partitionRowsWarn, partitionRowsFail);
   }
 
+  /**
+   * Equal when the definitions are: name, columns and options. The keyspace takes no part (it says
+   * where a table lives, not what it is), so the schema a table was created from equals {@link
+   * Table#schema()} whether or not it named the keyspace.
+   */
   @Override
   public boolean equals(Object o) {
     return o instanceof TableSchema t && t.toString().equals(toString());
@@ -238,6 +259,7 @@ public final class TableSchema {
     return toString().hashCode();
   }
 
+  /** Everything but the keyspace (see {@link #keyspace()}), for logs and messages. */
   @Override
   public String toString() {
     return "TableSchema{"
@@ -276,6 +298,7 @@ public final class TableSchema {
   /** Collects a schema. Not thread-safe. */
   public static final class Builder {
     private final String name;
+    private String keyspace;
     private final List<ColumnDef> pk = new ArrayList<>();
     private final List<ColumnDef> ck = new ArrayList<>();
     private final List<ColumnDef> nonKey = new ArrayList<>();
@@ -293,6 +316,15 @@ public final class TableSchema {
 
     private Builder(String name) {
       this.name = name;
+    }
+
+    /**
+     * The keyspace of the table (default: none, meaning the database's default keyspace). The
+     * keyspace must exist when the table is created, unless it is the default one.
+     */
+    public Builder keyspace(String keyspaceName) {
+      this.keyspace = keyspaceName;
+      return this;
     }
 
     /** Adds a partition key column; several make a composite partition key, in this order. */
@@ -386,6 +418,14 @@ public final class TableSchema {
             "invalid table name '"
                 + name
                 + "': use 1 to 48 letters, digits or underscores (no paths, no dots)");
+      }
+      if (keyspace != null && !isValidName(keyspace)) {
+        throw new InvalidSchemaException(
+            "invalid keyspace name '"
+                + keyspace
+                + "' for table "
+                + name
+                + ": use 1 to 48 letters, digits or underscores");
       }
       if (pk.isEmpty()) {
         throw new InvalidSchemaException(

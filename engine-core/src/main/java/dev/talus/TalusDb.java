@@ -10,7 +10,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An open Talus database: one data directory, locked while open, holding any number of tables.
+ * An open Talus database: one data directory, locked while open, holding any number of keyspaces
+ * and their tables. A table whose schema names no keyspace lives in the default keyspace ({@link
+ * TalusOptions#defaultKeyspace()}, {@code "talus"} unless set), and an unqualified table name is
+ * looked up there.
  *
  * <pre>{@code
  * try (TalusDb db = TalusDb.open(TalusOptions.builder(Path.of("data")).build())) {
@@ -26,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * TalusClosedException}. Many instances may be open in one JVM on different directories.
  */
 public final class TalusDb implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TalusDb.class);
 
   static {
     // Test support opens databases over another file layer through this non-public hook.
@@ -82,7 +86,9 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
-   * Creates a table; fails if one with that name exists. The schema's {@link TableSchema#lint()
+   * Creates a table; fails if one with that name exists in its keyspace. A schema without a
+   * keyspace creates the table in the default keyspace (which is created the first time); any other
+   * keyspace must exist ({@link #createKeyspace}). The schema's {@link TableSchema#lint()
    * data-model warnings} are logged at WARN (and reported to {@link
    * TalusMetricsListener#onWarning}); they never prevent the creation.
    */
@@ -99,24 +105,25 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
-   * Drops table {@code name} (CQL's {@code DROP TABLE}): it is gone from the schema at once,
-   * durably — a crash right after leaves it dropped — its memtable data is discarded and its files
-   * are deleted once the last read using them finishes. Its commit-log records are never replayed,
-   * even into a table created later under the same name (which starts empty). {@link Table} handles
-   * of it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot}
-   * does not exist in Talus).
+   * Drops table {@code name}, written {@code keyspace.table} or, for a table of the default
+   * keyspace, {@code table} (CQL's {@code DROP TABLE}): it is gone from the schema at once, durably
+   * — a crash right after leaves it dropped — its memtable data is discarded and its files are
+   * deleted once the last read using them finishes. Its commit-log records are never replayed, even
+   * into a table created later under the same name (which starts empty). {@link Table} handles of
+   * it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot} does
+   * not exist in Talus).
    *
    * @throws InvalidQueryException if there is no such table
    */
   public void dropTable(String name) {
     database.dropTable(name, false);
-    handles.remove(name);
+    handles.remove(qualified(name));
   }
 
   /** Like {@link #dropTable}, but returns false instead of failing if there is no such table. */
   public boolean dropTableIfExists(String name) {
     boolean dropped = database.dropTable(name, true);
-    handles.remove(name);
+    handles.remove(qualified(name));
     return dropped;
   }
 
@@ -144,17 +151,89 @@ public final class TalusDb implements AutoCloseable {
     return database.types().stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
-  /** The table named {@code name}; {@link InvalidQueryException} if there is none. */
+  /**
+   * The table named {@code name}, written {@code keyspace.table} or, for a table of the default
+   * keyspace, {@code table}; {@link InvalidQueryException} if there is none.
+   */
   public Table table(String name) {
     return handle(database.table(name));
   }
 
+  /** The table {@code name} of keyspace {@code keyspace}; {@link InvalidQueryException} if none. */
+  public Table table(String keyspace, String name) {
+    return findTable(keyspace, name)
+        .orElseThrow(
+            () -> new InvalidQueryException("no table named " + name + " in keyspace " + keyspace));
+  }
+
+  /** Like {@link #table(String)}, empty if there is no such table. */
   public Optional<Table> findTable(String name) {
     TableHandle t = database.findTable(name);
     return t == null ? Optional.empty() : Optional.of(handle(t));
   }
 
-  /** Every table, by name (not those {@link #quarantinedTables() set aside} at open). */
+  /** Like {@link #table(String, String)}, empty if there is no such table. */
+  public Optional<Table> findTable(String keyspace, String name) {
+    TableHandle t = database.findTable(keyspace, name);
+    return t == null ? Optional.empty() : Optional.of(handle(t));
+  }
+
+  /**
+   * Creates a keyspace; fails with {@link InvalidSchemaException} if one with that name exists. Its
+   * {@link KeyspaceSchema#lint() warnings} (a replication factor above one, another datacenter) are
+   * logged at WARN.
+   */
+  public KeyspaceSchema createKeyspace(KeyspaceSchema keyspace) {
+    KeyspaceSchema k = database.createKeyspace(keyspace, false);
+    logLint(keyspace);
+    return k;
+  }
+
+  /** Creates a keyspace, or returns the existing one of that name (unchanged). */
+  public KeyspaceSchema createKeyspaceIfNotExists(KeyspaceSchema keyspace) {
+    KeyspaceSchema k = database.createKeyspace(keyspace, true);
+    if (k == keyspace) {
+      logLint(keyspace);
+    }
+    return k;
+  }
+
+  /**
+   * Replaces the options of an existing keyspace: its replication (recorded) and durable writes
+   * (from the next write on).
+   */
+  public void alterKeyspace(KeyspaceSchema keyspace) {
+    database.alterKeyspace(keyspace);
+    logLint(keyspace);
+  }
+
+  /**
+   * Drops an empty keyspace; returns false if there is none of that name. A keyspace that holds
+   * tables is refused ({@link InvalidSchemaException}): drop its tables first ({@link #dropTable}).
+   */
+  public boolean dropKeyspace(String name) {
+    return database.dropKeyspace(name);
+  }
+
+  /** The keyspace named {@code name}, if it exists. */
+  public Optional<KeyspaceSchema> keyspace(String name) {
+    return Optional.ofNullable(database.keyspaces().get(name));
+  }
+
+  /** Every keyspace, by name. */
+  public List<KeyspaceSchema> keyspaces() {
+    return List.copyOf(database.keyspaces().values());
+  }
+
+  private static void logLint(KeyspaceSchema keyspace) {
+    for (String warning : keyspace.lint()) {
+      LOG.warn("Keyspace: {}", warning);
+    }
+  }
+
+  /**
+   * Every table, by keyspace, then name (not those {@link #quarantinedTables() set aside} at open).
+   */
   public List<Table> tables() {
     return database.tables().stream().map(this::handle).toList();
   }
@@ -211,8 +290,15 @@ public final class TalusDb implements AutoCloseable {
 
   private Table handle(TableHandle store) {
     // a table dropped and created again under the same name has a new handle
+    TableSchema s = store.schema();
     return handles.compute(
-        store.schema().name(), (n, t) -> t != null && t.store() == store ? t : new Table(store));
+        s.keyspace().orElseThrow() + "." + s.name(),
+        (n, t) -> t != null && t.store() == store ? t : new Table(store));
+  }
+
+  /** {@code name} as the handles are keyed: {@code keyspace.table}. */
+  private String qualified(String name) {
+    return name.indexOf('.') < 0 ? database.options().defaultKeyspace() + "." + name : name;
   }
 
   /** Waits for in-flight work, releases the directory lock. Idempotent. */

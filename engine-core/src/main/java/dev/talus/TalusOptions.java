@@ -30,6 +30,7 @@ public final class TalusOptions {
   private final long partitionRowsFail;
   private final TalusMetricsListener metricsListener;
   private final DiskFailurePolicy diskFailurePolicy;
+  private final String defaultKeyspace;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -53,6 +54,17 @@ public final class TalusOptions {
     this.partitionRowsFail = b.partitionRowsFail;
     this.metricsListener = b.metricsListener;
     this.diskFailurePolicy = b.diskFailurePolicy;
+    this.defaultKeyspace = b.defaultKeyspace;
+  }
+
+  /**
+   * The keyspace of tables whose schema names none (default {@code "talus"}): {@link
+   * TalusDb#createTable} puts them there, creating the keyspace (SimpleStrategy, one replica,
+   * durable writes) the first time, and {@link TalusDb#table(String)} finds an unqualified name
+   * there. Tables of a data directory written before keyspaces existed open in it too.
+   */
+  public String defaultKeyspace() {
+    return defaultKeyspace;
   }
 
   /**
@@ -234,6 +246,8 @@ public final class TalusOptions {
         + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener)
         + ", diskFailurePolicy="
         + diskFailurePolicy
+        + ", defaultKeyspace="
+        + defaultKeyspace
         + "}";
   }
 
@@ -260,6 +274,7 @@ public final class TalusOptions {
     private long partitionRowsFail;
     private TalusMetricsListener metricsListener = TalusMetricsListener.NO_OP;
     private DiskFailurePolicy diskFailurePolicy = DiskFailurePolicy.FAIL;
+    private String defaultKeyspace = "talus";
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -390,7 +405,20 @@ public final class TalusOptions {
       return this;
     }
 
+    /** The keyspace of tables whose schema names none (default {@code "talus"}). */
+    public Builder defaultKeyspace(String keyspace) {
+      this.defaultKeyspace = Objects.requireNonNull(keyspace, "keyspace");
+      return this;
+    }
+
     public TalusOptions build() {
+      if (!TableSchema.isValidName(defaultKeyspace) || KeyspaceSchema.isReserved(defaultKeyspace)) {
+        throw new InvalidSchemaException(
+            "defaultKeyspace must be 1 to 48 letters, digits or underscores and not a system"
+                + " keyspace, got '"
+                + defaultKeyspace
+                + "'");
+      }
       if (commitLogTotalSpaceBytes < commitLogSegmentBytes) {
         throw new InvalidSchemaException(
             "commitLogTotalSpaceBytes must be at least one segment ("

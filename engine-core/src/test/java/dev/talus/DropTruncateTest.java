@@ -192,4 +192,48 @@ class DropTruncateTest {
       assertThat(db.tables()).extracting(Table::name).containsExactly("keep");
     }
   }
+
+  @Test
+  void dropTakesAQualifiedOrDefaultKeyspaceNameAndKeepsKeyspacesAndTypes() throws IOException {
+    UserType point = UserType.builder("point").field("x", DataType.INT).build();
+    try (TalusDb db = open()) {
+      db.createKeyspace(KeyspaceSchema.builder("app").build());
+      db.createType(point);
+      Table inApp = db.createTable(schema().toBuilder().keyspace("app").build());
+      Table inDefault = db.createTable(schema());
+      write(inApp, 0, 10, "app");
+      write(inDefault, 0, 10, "default");
+      assertThatThrownBy(() -> db.dropKeyspace("app"))
+          .isInstanceOf(InvalidSchemaException.class)
+          .hasMessageContaining("drop its tables first");
+
+      db.dropTable("t"); // the default keyspace's t
+      assertThat(db.findTable("t")).isEmpty();
+      assertThat(db.table("app.t").select().count()).isEqualTo(10);
+      assertThatThrownBy(() -> inDefault.select().execute())
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("was dropped");
+
+      db.table("app", "t").truncate();
+      assertThat(inApp.select().count()).isZero();
+      write(inApp, 0, 3, "again");
+    }
+    try (TalusDb db = open()) {
+      assertThat(db.keyspace("app")).isPresent();
+      assertThat(db.type("point")).contains(point);
+      assertThat(db.table("app.t").select().count()).isEqualTo(3);
+      assertThat(db.dropTableIfExists("t")).isFalse();
+      db.dropTable("app.t");
+      assertThat(db.findTable("app", "t")).isEmpty();
+      assertThat(db.dropKeyspace("app")).isTrue();
+      Table recreated = db.createTable(schema());
+      assertThat(recreated.select().execute().isEmpty()).isTrue();
+      assertThat(db.table("t")).isSameAs(db.table(db.options().defaultKeyspace() + ".t"));
+    }
+    try (TalusDb db = open()) {
+      assertThat(db.keyspace("app")).isEmpty();
+      assertThat(db.type("point")).contains(point);
+      assertThat(db.tables()).extracting(Table::name).containsExactly("t");
+    }
+  }
 }

@@ -63,7 +63,10 @@ final class BackgroundJobs implements FlushTrigger {
 
   /** Queues one background compaction round for {@code t} (at most one queued per table). */
   void scheduleCompaction(TableStore t) {
-    if (ctx.isClosed() || !ctx.options().backgroundCompaction() || ctx.compactionsPaused()) {
+    if (ctx.isClosed()
+        || ctx.isStopped()
+        || !ctx.options().backgroundCompaction()
+        || ctx.compactionsPaused()) {
       return;
     }
     if (!compactionQueued.add(t)) {
@@ -88,7 +91,7 @@ final class BackgroundJobs implements FlushTrigger {
 
   /** Queues a background flush of {@code t} (at most one queued per table). */
   void scheduleFlush(TableStore t) {
-    if (ctx.isClosed() || !t.flushQueued().compareAndSet(false, true)) {
+    if (ctx.isClosed() || ctx.isStopped() || !t.flushQueued().compareAndSet(false, true)) {
       return;
     }
     try {

@@ -1,11 +1,11 @@
 package dev.talus.db;
 
 import dev.talus.CompactionOptions;
-import dev.talus.DataType;
 import dev.talus.DirectoryLockedException;
 import dev.talus.DiskFailurePolicy;
 import dev.talus.InvalidQueryException;
 import dev.talus.InvalidSchemaException;
+import dev.talus.KeyspaceSchema;
 import dev.talus.QuarantinedTable;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
@@ -42,10 +42,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One open data directory: its lock, catalogue, tables, commit log, write path and background
- * threads — the seam through which the public API ({@code TalusDb}) reaches the engine, together
- * with {@link TableHandle} for each table. Many databases may live in one JVM on different
+ * One open data directory: its lock, catalogue, keyspaces, tables, commit log, write path and
+ * background threads — the seam through which the public API ({@code TalusDb}) reaches the engine,
+ * together with {@link TableHandle} for each table. Many databases may live in one JVM on different
  * directories; nothing is static. Thread-safe.
+ *
+ * <p>Tables are registered under their qualified name {@code keyspace.table}. Table ids are unique
+ * across keyspaces, so a table's directory, {@code tables/<table>-<id>}, needs no keyspace in its
+ * path: the layout is the one from before keyspaces existed, and {@code schema.db} says which
+ * keyspace each table belongs to.
  */
 public final class Database implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -56,10 +61,11 @@ public final class Database implements Closeable {
   private final FileLockHandle lock;
   final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
   final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  final Keyspaces keyspaces = new Keyspaces();
   final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
   final MemtableBudget budget;
-  final TableHost host = new Host();
+  final TableHost host;
   Catalog catalog;
   CommitLog commitLog;
   private WritePipeline writes;
@@ -71,6 +77,7 @@ public final class Database implements Closeable {
     this.lock = lock;
     this.jobs = new BackgroundJobs(ctx, this);
     this.budget = new MemtableBudget(ctx, jobs);
+    this.host = new DatabaseHost(() -> commitLog, budget, jobs);
   }
 
   /** Opens (creating if needed) the directory in {@code options}. */
@@ -121,8 +128,9 @@ public final class Database implements Closeable {
   }
 
   private void loadTables() throws IOException {
-    catalog = Catalog.load(ctx.fs(), dir);
+    catalog = Catalog.load(ctx.fs(), dir, ctx.options().defaultKeyspace());
     TableRemoval.removeOrphans(ctx.fs(), dir.resolve("tables"), catalog);
+    keyspaces.reload(catalog, byId.values());
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
       Path tdir = tableDir(e.getKey(), s);
@@ -132,13 +140,20 @@ public final class Database implements Closeable {
       } catch (CorruptFileException damage) {
         if (ctx.options().diskFailurePolicy() == DiskFailurePolicy.QUARANTINE
             && Corruption.isManifest(damage.file())) {
-          setAside.add(e.getKey(), s.name(), tdir, damage);
+          setAside.add(e.getKey(), qualified(s), displayName(s), tdir, damage);
           continue;
         }
         throw Corruption.atOpen(damage, s.name(), tdir);
       }
       register(t);
     }
+  }
+
+  /** A table's name as a user writes it: bare in the default keyspace, else qualified. */
+  private String displayName(TableSchema s) {
+    return s.keyspace().orElseThrow().equals(ctx.options().defaultKeyspace())
+        ? s.name()
+        : qualified(s);
   }
 
   /** The tables set aside at open because their manifest is damaged (QUARANTINE only). */
@@ -152,8 +167,17 @@ public final class Database implements Closeable {
   }
 
   private void register(TableStore t) {
-    tables.put(t.schema().name(), new TableHandle(this, t, jobs.readThreads()));
+    tables.put(qualified(t.schema()), new TableHandle(this, t, jobs.readThreads()));
     byId.put(t.id(), t);
+    keyspaces.tableAdded(t);
+  }
+
+  private static String qualified(TableSchema s) {
+    return s.keyspace().orElseThrow() + "." + s.name();
+  }
+
+  private String defaultQualified(String name) {
+    return ctx.options().defaultKeyspace() + "." + name;
   }
 
   /**
@@ -165,7 +189,7 @@ public final class Database implements Closeable {
     commitLog = replay.open();
     replayedRecords = replay.records();
     catalog.reserveIdsBelow(replay.highestTableId() + 1);
-    writes = new WritePipeline(ctx, commitLog, budget, jobs);
+    writes = new WritePipeline(ctx, commitLog, budget, jobs, keyspaces::logged);
     replay.finish(commitLog);
   }
 
@@ -214,26 +238,7 @@ public final class Database implements Closeable {
   /** Creates a user type; with {@code ifNotExists}, an identical existing one is fine. */
   public synchronized UserType createType(UserType type, boolean ifNotExists) {
     ctx.checkOpen();
-    UserType existing = catalog.types().get(type.name());
-    if (existing != null) {
-      if (ifNotExists && existing.equals(type)) {
-        return existing;
-      }
-      throw new InvalidSchemaException(
-          "A user type of name "
-              + type.name()
-              + " already exists"
-              + (existing.equals(type) ? "" : ": " + existing));
-    }
-    for (DataType f : type.fieldTypes()) {
-      checkTypesDefined(f, "user type " + type.name());
-    }
-    try {
-      catalog.putType(type);
-    } catch (IOException e) {
-      throw new StorageException("cannot create type " + type.name() + ": " + e.getMessage(), e);
-    }
-    return type;
+    return UserTypes.create(catalog, type, ifNotExists);
   }
 
   /** Every user type, in creation order. */
@@ -242,41 +247,18 @@ public final class Database implements Closeable {
     return List.copyOf(catalog.types().values());
   }
 
-  /** Every user type {@code t} mentions must be the one defined under its name. */
-  private void checkTypesDefined(DataType t, String where) {
-    if (t.kind() == DataType.Kind.UDT) {
-      UserType defined = catalog.types().get(t.userType().name());
-      if (defined == null) {
-        throw new InvalidSchemaException(
-            "Unknown type "
-                + t.userType().name()
-                + " in "
-                + where
-                + ": create it first with TalusDb.createType");
-      }
-      if (!defined.equals(t.userType())) {
-        throw new InvalidSchemaException(
-            "user type "
-                + t.userType().name()
-                + " in "
-                + where
-                + " differs from the one defined on the database: "
-                + defined);
-      }
-    }
-    for (DataType c : t.componentTypes()) {
-      checkTypesDefined(c, where);
-    }
-  }
-
-  /** Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. */
+  /**
+   * Creates a table; with {@code ifNotExists}, returns the existing one if its schema is equal. A
+   * schema without a keyspace goes to the default keyspace, which is created the first time.
+   */
   public synchronized TableHandle createTable(TableSchema schema, boolean ifNotExists) {
-    ctx.checkOpen();
-    setAside.checkNotSetAside(schema.name());
+    ctx.checkWritable();
+    schema = keyspaces.placeTable(catalog, schema, ctx.options().defaultKeyspace(), byId.values());
+    setAside.checkNotSetAside(qualified(schema));
     for (var c : schema.columns()) {
-      checkTypesDefined(c.type(), "table " + schema.name());
+      UserTypes.checkDefined(catalog, c.type(), "table " + schema.name());
     }
-    TableHandle existing = tables.get(schema.name());
+    TableHandle existing = tables.get(qualified(schema));
     if (existing != null) {
       if (ifNotExists && existing.schema().equals(schema)) {
         lint(schema);
@@ -307,7 +289,7 @@ public final class Database implements Closeable {
     }
     register(store);
     lint(schema);
-    return tables.get(schema.name());
+    return tables.get(qualified(schema));
   }
 
   private void lint(TableSchema schema) {
@@ -318,30 +300,64 @@ public final class Database implements Closeable {
     }
   }
 
+  /** The table {@code name} ({@code keyspace.table}, or a table of the default keyspace). */
   public TableHandle table(String name) {
-    ctx.checkOpen();
-    TableHandle t = tables.get(name);
+    TableHandle t = findTable(name);
     if (t == null) {
-      setAside.checkNotSetAside(name);
-    }
-    if (t == null) {
+      setAside.checkNotSetAside(name.indexOf('.') < 0 ? defaultQualified(name) : name);
       throw new InvalidQueryException(
           "no table named " + name + " in " + dir + "; tables are " + tables.keySet());
     }
     return t;
   }
 
+  /** Like {@link #table(String)}, or null. */
   public TableHandle findTable(String name) {
-    ctx.checkOpen();
-    return tables.get(name);
+    int dot = name.indexOf('.');
+    return dot < 0
+        ? findTable(ctx.options().defaultKeyspace(), name)
+        : findTable(name.substring(0, dot), name.substring(dot + 1));
   }
 
-  /** Every table, by name. */
+  /** The table {@code name} of keyspace {@code keyspace}, or null. */
+  public TableHandle findTable(String keyspace, String name) {
+    ctx.checkOpen();
+    return tables.get(keyspace + "." + name);
+  }
+
+  /** Every table, by keyspace then name. */
   public Collection<TableHandle> tables() {
     ctx.checkOpen();
     List<TableHandle> l = new ArrayList<>(tables.values());
-    l.sort((a, b) -> a.schema().name().compareTo(b.schema().name()));
+    l.sort((a, b) -> qualified(a.schema()).compareTo(qualified(b.schema())));
     return l;
+  }
+
+  /** Every keyspace, by name (an immutable snapshot). */
+  public Map<String, KeyspaceSchema> keyspaces() {
+    ctx.checkOpen();
+    return keyspaces.all();
+  }
+
+  /** Creates a keyspace; with {@code ifNotExists}, an existing one of that name is returned. */
+  public synchronized KeyspaceSchema createKeyspace(KeyspaceSchema keyspace, boolean ifNotExists) {
+    ctx.checkOpen();
+    return keyspaces.create(catalog, keyspace, ifNotExists, byId.values());
+  }
+
+  /** Replaces an existing keyspace's options (replication, durable writes). */
+  public synchronized void alterKeyspace(KeyspaceSchema keyspace) {
+    ctx.checkOpen();
+    keyspaces.alter(catalog, keyspace, byId.values());
+  }
+
+  /**
+   * Drops an empty keyspace; false if there is none of that name. A keyspace that holds tables is
+   * refused: drop its tables first.
+   */
+  public synchronized boolean dropKeyspace(String name) {
+    ctx.checkOpen();
+    return keyspaces.drop(catalog, name, byId.values());
   }
 
   /** Writes several updates, possibly to several tables, as one commit-log record. */
@@ -364,7 +380,7 @@ public final class Database implements Closeable {
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */
   synchronized void setCompaction(TableStore t, CompactionOptions options) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     TableSchema next = t.schema().withCompaction(options);
     try {
       catalog.put(t.id(), next);
@@ -441,7 +457,9 @@ public final class Database implements Closeable {
     }
     // Nothing is flushed: the commit log holds every acknowledged write and the next open
     // replays it. In-flight writes finish before the log closes (it waits for them).
-    RuntimeException failure = null;
+    // Writes to a keyspace without durable writes live in memtables only: flush them, as Cassandra
+    // does when it drains at shutdown.
+    RuntimeException failure = keyspaces.flushUnlogged(byId.values(), dir);
     ctx.markClosed();
     // never shutdownNow(): interrupting a compaction would close channels readers share
     jobs.stopFlushesAndCompactions(false);
@@ -468,30 +486,4 @@ public final class Database implements Closeable {
   }
 
   /** What each table needs from its database. */
-  private final class Host implements TableHost {
-    @Override
-    public long commitLogPosition() {
-      return CommitLogReplay.encode(commitLog.currentPosition());
-    }
-
-    @Override
-    public void markFlushed(int tableId, long upTo) {
-      commitLog.markFlushed(tableId, CommitLogReplay.decode(upTo));
-    }
-
-    @Override
-    public void memoryFreed(long bytes) {
-      budget.freed(bytes);
-    }
-
-    @Override
-    public void flushed(TableStore table) {
-      jobs.scheduleCompaction(table);
-    }
-
-    @Override
-    public void compacted(TableStore table) {
-      jobs.scheduleCompaction(table);
-    }
-  }
 }

@@ -21,12 +21,16 @@ import org.slf4j.LoggerFactory;
 final class SetAsideTables {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
-  private final Map<String, QuarantinedTable> byName = new ConcurrentHashMap<>();
+  private final Map<String, QuarantinedTable> byName = new ConcurrentHashMap<>(); // keyspace.table
   private final Map<Integer, QuarantinedTable> byId = new ConcurrentHashMap<>();
 
-  void add(int id, String name, Path tableDir, CorruptFileException damage) {
+  /**
+   * Records table {@code id}, registered as {@code qualified} ({@code keyspace.table}) and shown to
+   * users as {@code name}.
+   */
+  void add(int id, String qualified, String name, Path tableDir, CorruptFileException damage) {
     QuarantinedTable q = new QuarantinedTable(name, tableDir, damage.file(), damage.getMessage());
-    byName.put(name, q);
+    byName.put(qualified, q);
     byId.put(id, q);
     LOG.error(
         "Table {} set aside (disk failure policy QUARANTINE): its manifest is damaged: {}. Its"
@@ -53,9 +57,9 @@ final class SetAsideTables {
     return byId.containsKey(id);
   }
 
-  /** Throws the error for table {@code name} if it was set aside. */
-  void checkNotSetAside(String name) {
-    QuarantinedTable q = byName.get(name);
+  /** Throws the error for table {@code qualified} ({@code keyspace.table}) if it was set aside. */
+  void checkNotSetAside(String qualified) {
+    QuarantinedTable q = byName.get(qualified);
     if (q != null) {
       throw new CorruptDataException(
           "table "

@@ -30,12 +30,16 @@ final class TableRemoval {
 
   private TableRemoval() {}
 
-  /** DROP TABLE, under the database's lock: see {@code TalusDb.dropTable}. */
+  /**
+   * DROP TABLE, under the database's lock: see {@code TalusDb.dropTable}. {@code name} is {@code
+   * keyspace.table}, or a table of the default keyspace.
+   */
   static boolean drop(Database db, String name, boolean ifExists) {
-    db.ctx.checkOpen();
-    TableHandle h = db.tables.get(name);
+    db.ctx.checkWritable();
+    String key = name.indexOf('.') < 0 ? db.ctx.options().defaultKeyspace() + "." + name : name;
+    TableHandle h = db.tables.get(key);
     if (h == null) {
-      db.setAside.checkNotSetAside(name);
+      db.setAside.checkNotSetAside(key);
       if (ifExists) {
         return false;
       }
@@ -45,8 +49,9 @@ final class TableRemoval {
     TableStore old = h.store();
     removeFromSchema(db.catalog, old);
     h.markDropped();
-    db.tables.remove(name);
+    db.tables.remove(key);
     db.byId.remove(old.id());
+    db.keyspaces.tableRemoved(old);
     retire(old, db.budget, db.commitLog);
     return true;
   }
@@ -56,14 +61,16 @@ final class TableRemoval {
    * still be in the commit log: the new id is above every id given, so they never reach it.
    */
   static void truncate(Database db, TableHandle h) {
-    db.ctx.checkOpen();
+    db.ctx.checkWritable();
     TableStore old = h.store();
     int id = db.catalog.nextId();
     TableStore fresh =
         replaceInSchema(db.ctx, db.host, db.catalog, old, id, db.tableDir(id, old.schema()));
     db.byId.put(id, fresh);
+    db.keyspaces.tableAdded(fresh);
     h.replaceStore(fresh);
     db.byId.remove(old.id());
+    db.keyspaces.tableRemoved(old);
     retire(old, db.budget, db.commitLog);
   }
 

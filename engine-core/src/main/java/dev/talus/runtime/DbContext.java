@@ -1,5 +1,6 @@
 package dev.talus.runtime;
 
+import dev.talus.StorageException;
 import dev.talus.TalusClosedException;
 import dev.talus.TalusOptions;
 import dev.talus.compaction.CompactionInterruptedException;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What one open database hands its parts, so that none of them calls back up into the database: the
@@ -19,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * database is still open. Created by the database at open; thread-safe.
  */
 public final class DbContext {
+  private static final Logger LOG = LoggerFactory.getLogger(DbContext.class);
   private final TalusOptions options;
   private final StorageFs fs;
   private final Path dir;
@@ -30,6 +34,7 @@ public final class DbContext {
   private final Object pauseMonitor = new Object();
   private volatile boolean compactionsPaused;
   private volatile boolean closed;
+  private volatile StorageException stopped;
 
   public DbContext(TalusOptions options, StorageFs fs) {
     this.options = options;
@@ -94,6 +99,61 @@ public final class DbContext {
     if (closed) {
       throw new TalusClosedException(
           "the database at " + dir + " is closed; open it again with TalusDb.open");
+    }
+  }
+
+  /**
+   * Fail-stop: an fsync (or another write) of the commit log or of a manifest failed, so what is
+   * durable on disk is no longer known. From now on every write, flush, compaction and schema
+   * change is refused with a {@link StorageException} naming {@code what} failed and telling the
+   * user to reopen; reads go on. Never retried: after a failed fsync the kernel may have dropped
+   * the dirty pages and cleared the error, so a later fsync that succeeds proves nothing
+   * (PostgreSQL's "fsyncgate"). The first failure is the one reported. Returns the exception to
+   * throw.
+   */
+  public StorageException stop(String what, Throwable cause) {
+    synchronized (this) {
+      if (stopped == null) {
+        stopped =
+            new StorageException(
+                "the database at "
+                    + dir
+                    + " stopped accepting writes, flushes, compactions and schema changes because "
+                    + what
+                    + " failed ("
+                    + cause.getMessage()
+                    + "). A failed fsync is never retried: the data it should have persisted may"
+                    + " be gone. Reads keep working; close this instance and open it again"
+                    + " (TalusDb.open), which recovers from what is durable on disk",
+                cause);
+        LOG.error("{}", stopped.getMessage(), cause);
+      }
+      return stopped;
+    }
+  }
+
+  /** After a {@link #stop}: {@code ". "} and why the database stopped; else empty. */
+  public String stopNotice() {
+    StorageException s = stopped;
+    return s == null ? "" : ". " + s.getMessage();
+  }
+
+  /** True after {@link #stop}: the instance refuses writes until it is reopened. */
+  public boolean isStopped() {
+    return stopped != null;
+  }
+
+  /**
+   * For writes, flushes, compactions and schema changes.
+   *
+   * @throws TalusClosedException once the database is closed
+   * @throws StorageException after a {@link #stop fail-stop}, naming its cause
+   */
+  public void checkWritable() {
+    checkOpen();
+    StorageException s = stopped;
+    if (s != null) {
+      throw new StorageException(s.getMessage(), s.getCause());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.talus.schema;
 
+import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.UserType;
 import dev.talus.io.StorageFs;
@@ -11,14 +12,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The catalogue of a data directory: every user-defined type (in creation order, so a type's fields
- * only name types before it) and every table's id and schema, persisted in {@code schema.db}
- * ({@link SchemaStore}). A change is saved before it is taken: if the save fails, the catalogue is
- * unchanged. Not thread-safe; the database serialises schema changes.
+ * The catalogue of a data directory: its keyspaces, every user-defined type (in creation order, so
+ * a type's fields only name types before it) and every table's id and schema (which names its
+ * keyspace), persisted in {@code schema.db} ({@link SchemaStore}). A change is saved before it is
+ * taken: if the save fails, the catalogue is unchanged. Not thread-safe; the database serialises
+ * schema changes.
  */
 public final class Catalog {
   private final StorageFs fs;
   private final Path dir;
+  private final TreeMap<String, KeyspaceSchema> keyspaces;
   private final TreeMap<Integer, TableSchema> schemas;
   private final LinkedHashMap<String, UserType> types;
 
@@ -28,16 +31,45 @@ public final class Catalog {
    */
   private int idFloor = 1;
 
-  private Catalog(StorageFs fs, Path dir, SchemaStore.Content content) {
+  private Catalog(
+      StorageFs fs,
+      Path dir,
+      Map<String, KeyspaceSchema> keyspaces,
+      Map<String, UserType> types,
+      Map<Integer, TableSchema> schemas) {
     this.fs = fs;
     this.dir = dir;
-    this.schemas = new TreeMap<>(content.tables());
-    this.types = new LinkedHashMap<>(content.types());
+    this.keyspaces = new TreeMap<>(keyspaces);
+    this.types = new LinkedHashMap<>(types);
+    this.schemas = new TreeMap<>(schemas);
   }
 
-  /** The catalogue stored in {@code dir}, empty for a new directory. */
-  public static Catalog load(StorageFs fs, Path dir) throws IOException {
-    return new Catalog(fs, dir, SchemaStore.load(fs, dir));
+  /**
+   * The catalogue stored in {@code dir}, empty for a new directory. Tables stored before keyspaces
+   * existed are put in {@code defaultKeyspace}, which is then created (SimpleStrategy, one replica,
+   * durable writes) if it is missing; the file is rewritten at the next schema change. Removes the
+   * temporary file a crash in the middle of a save leaves ({@link SchemaStore#save} writes {@code
+   * schema.db.tmp}, then renames it): it was never the schema.
+   */
+  public static Catalog load(StorageFs fs, Path dir, String defaultKeyspace) throws IOException {
+    SchemaStore.Content stored = SchemaStore.load(fs, dir);
+    fs.delete(dir.resolve(SchemaStore.FILE + ".tmp"));
+    Map<String, KeyspaceSchema> keyspaces = new TreeMap<>(stored.keyspaces());
+    Map<Integer, TableSchema> tables = new TreeMap<>();
+    for (Map.Entry<Integer, TableSchema> e : stored.tables().entrySet()) {
+      TableSchema t = e.getValue();
+      if (t.keyspace().isEmpty()) {
+        t = t.withKeyspace(defaultKeyspace);
+        keyspaces.computeIfAbsent(defaultKeyspace, k -> KeyspaceSchema.builder(k).build());
+      }
+      tables.put(e.getKey(), t);
+    }
+    return new Catalog(fs, dir, keyspaces, stored.types(), tables);
+  }
+
+  /** Keyspace name → keyspace, in name order. */
+  public Map<String, KeyspaceSchema> keyspaces() {
+    return Collections.unmodifiableMap(keyspaces);
   }
 
   /** User type name → type, in creation order. */
@@ -49,7 +81,7 @@ public final class Catalog {
   public void putType(UserType type) throws IOException {
     LinkedHashMap<String, UserType> next = new LinkedHashMap<>(types);
     next.put(type.name(), type);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(next, schemas));
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, next, schemas));
     types.put(type.name(), type);
   }
 
@@ -88,7 +120,7 @@ public final class Catalog {
     if (schema != null) {
       next.put(newId, schema);
     }
-    SchemaStore.save(fs, dir, new SchemaStore.Content(types, next));
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
     schemas.remove(oldId);
     if (schema != null) {
       schemas.put(newId, schema);
@@ -100,7 +132,23 @@ public final class Catalog {
   public void put(int id, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     next.put(id, schema);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(types, next));
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
     schemas.put(id, schema);
+  }
+
+  /** Saves the catalogue with the keyspace added or replaced, then takes the change. */
+  public void putKeyspace(KeyspaceSchema keyspace) throws IOException {
+    Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
+    next.put(keyspace.name(), keyspace);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
+    keyspaces.put(keyspace.name(), keyspace);
+  }
+
+  /** Saves the catalogue without the keyspace (which must hold no table), then takes the change. */
+  public void removeKeyspace(String name) throws IOException {
+    Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
+    next.remove(name);
+    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
+    keyspaces.remove(name);
   }
 }

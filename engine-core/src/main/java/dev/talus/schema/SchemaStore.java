@@ -5,6 +5,7 @@ import dev.talus.ColumnDef;
 import dev.talus.CompactionOptions;
 import dev.talus.Compression;
 import dev.talus.DataType;
+import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.UserType;
 import dev.talus.io.CorruptFileException;
@@ -28,15 +29,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Persists every user type and table schema in {@code schema.db}: magic, version, the user types
- * (version 3), the tables, and a CRC32C of everything before it ({@link FileFormat}'s trailer).
- * Rewritten whole on each change through a temporary file, a sync, an atomic rename and a directory
- * sync, so a crash leaves the old or the new schema. Not thread-safe; the engine serialises schema
- * changes.
+ * Persists the keyspaces, every user type and every table schema in {@code schema.db}: magic,
+ * version, the keyspaces and user types (version 3), the tables (each with its keyspace, version
+ * 3), and a CRC32C of everything before it ({@link FileFormat}'s trailer). Rewritten whole on each
+ * change through a temporary file, a sync, an atomic rename and a directory sync, so a crash leaves
+ * the old or the new schema. Not thread-safe; the engine serialises schema changes.
  *
- * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3 (user
- * types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static columns). Every
- * version is read; a newer one is refused with its number.
+ * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
+ * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
+ * columns). Every version is read (the tables of versions 1 and 2 name no keyspace); a newer one is
+ * refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
@@ -51,16 +53,26 @@ public final class SchemaStore {
 
   private SchemaStore() {}
 
-  /** What the file holds: user types in creation order, and table id → schema. */
-  public record Content(Map<String, UserType> types, Map<Integer, TableSchema> tables) {}
+  /**
+   * What the file holds.
+   *
+   * @param keyspaces keyspace name → keyspace
+   * @param types user types in creation order
+   * @param tables table id → schema; a table read from a version before keyspaces names none
+   */
+  public record Content(
+      Map<String, KeyspaceSchema> keyspaces,
+      Map<String, UserType> types,
+      Map<Integer, TableSchema> tables) {}
 
-  /** The stored user types and tables, or empty for a new directory. */
+  /** The stored keyspaces, user types and tables, or nothing for a new directory. */
   public static Content load(StorageFs fs, Path dir) throws IOException {
     Path file = dir.resolve(FILE);
     Map<Integer, TableSchema> out = new TreeMap<>();
     Map<String, UserType> types = new LinkedHashMap<>();
+    Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
     if (!fs.exists(file)) {
-      return new Content(types, out);
+      return new Content(keyspaces, types, out);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -92,6 +104,11 @@ public final class SchemaStore {
         throw corrupt(file, 4, "unsupported schema format version " + version);
       }
       if (version >= VERSION) {
+        int k = in.readInt();
+        for (int i = 0; i < k; i++) {
+          KeyspaceSchema ks = readKeyspace(in);
+          keyspaces.put(ks.name(), ks);
+        }
         int nt = in.readInt();
         for (int i = 0; i < nt; i++) {
           UserType t = readType(in, types);
@@ -101,12 +118,14 @@ public final class SchemaStore {
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
-        out.put(id, readSchema(in, version, types));
+        String keyspace = version >= VERSION ? in.readUTF() : null;
+        TableSchema t = readSchema(in, version, types);
+        out.put(id, keyspace == null ? t : t.withKeyspace(keyspace));
       }
     } catch (IllegalArgumentException | dev.talus.InvalidSchemaException e) {
       throw corrupt(file, 0, "undecodable type: " + e.getMessage());
     }
-    return new Content(types, out);
+    return new Content(keyspaces, types, out);
   }
 
   private static UserType readType(DataInputStream in, Map<String, UserType> known)
@@ -120,12 +139,17 @@ public final class SchemaStore {
     return b.build();
   }
 
+  /** Writes every keyspace, user type and table; each table's schema names its keyspace. */
   public static void save(StorageFs fs, Path dir, Content content) throws IOException {
     Map<Integer, TableSchema> tables = content.tables();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
+      out.writeInt(content.keyspaces().size());
+      for (KeyspaceSchema ks : content.keyspaces().values()) {
+        writeKeyspace(out, ks);
+      }
       out.writeInt(content.types().size());
       for (UserType t : content.types().values()) {
         out.writeUTF(t.name());
@@ -138,6 +162,7 @@ public final class SchemaStore {
       out.writeInt(tables.size());
       for (Map.Entry<Integer, TableSchema> e : tables.entrySet()) {
         out.writeInt(e.getKey());
+        out.writeUTF(e.getValue().keyspace().orElseThrow());
         writeSchema(out, e.getValue());
       }
     }
@@ -154,6 +179,27 @@ public final class SchemaStore {
 
   private static CorruptFileException corrupt(Path file, long offset, String what) {
     return new CorruptFileException(file, offset, "schema file is damaged: " + what);
+  }
+
+  private static void writeKeyspace(DataOutputStream out, KeyspaceSchema ks) throws IOException {
+    out.writeUTF(ks.name());
+    out.writeBoolean(ks.durableWrites());
+    out.writeInt(ks.replication().size());
+    for (Map.Entry<String, String> e : ks.replication().entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeUTF(e.getValue());
+    }
+  }
+
+  private static KeyspaceSchema readKeyspace(DataInputStream in) throws IOException {
+    String name = in.readUTF();
+    boolean durable = in.readBoolean();
+    int n = in.readInt();
+    Map<String, String> replication = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      replication.put(in.readUTF(), in.readUTF());
+    }
+    return KeyspaceSchema.builder(name).replication(replication).durableWrites(durable).build();
   }
 
   private static void writeSchema(DataOutputStream out, TableSchema s) throws IOException {

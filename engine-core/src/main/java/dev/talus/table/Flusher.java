@@ -38,7 +38,7 @@ final class Flusher {
    * Writes go on into a fresh memtable meanwhile; reads see both. Returns when the SSTable is live.
    */
   void flush() {
-    ctx.checkOpen();
+    ctx.checkWritable();
     ViewTracker tracker = table.tracker();
     table.lockMemtableSwitch();
     try {
@@ -125,7 +125,8 @@ final class Flusher {
         if (reader != null) {
           reader.release();
         }
-        throw new StorageException("flush of table " + name + " failed: " + e.getMessage(), e);
+        throw new StorageException(
+            "flush of table " + name + " failed: " + e.getMessage() + ctx.stopNotice(), e);
       }
     }
     SSTableReader result = reader;

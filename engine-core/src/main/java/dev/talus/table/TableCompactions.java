@@ -205,6 +205,7 @@ public final class TableCompactions {
    * the engine's compaction threads.
    */
   public boolean runNextBackground() {
+    ctx.checkWritable(); // after a fail-stop nothing is written until the database is reopened
     Optional<CompactionPlan<ReaderInfo>> plan = nextPlan(true);
     if (plan.isEmpty()) {
       return false;
@@ -215,6 +216,7 @@ public final class TableCompactions {
 
   /** A major compaction: waits for running ones, then merges everything the strategy says. */
   public void major() {
+    ctx.checkWritable();
     List<CompactionPlan<ReaderInfo>> plans;
     synchronized (this) {
       while (majorInProgress || running > 0) {
@@ -251,6 +253,7 @@ public final class TableCompactions {
 
   /** Compacts exactly the SSTables with these generations (they must be live and idle). */
   public void userDefined(java.util.Collection<Long> generations) {
+    ctx.checkWritable();
     CompactionPlan<ReaderInfo> plan;
     synchronized (this) {
       while (majorInProgress) {
@@ -316,6 +319,7 @@ public final class TableCompactions {
 
   private void execute(CompactionPlan<ReaderInfo> plan) {
     try {
+      ctx.checkWritable();
       if (plan.inputs().isEmpty()) {
         dropExpired(plan);
         return;
@@ -357,7 +361,12 @@ public final class TableCompactions {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
       throw new StorageException(
-          "compaction of table " + table.schema().name() + " failed: " + e.getMessage(), e);
+          "compaction of table "
+              + table.schema().name()
+              + " failed: "
+              + e.getMessage()
+              + ctx.stopNotice(),
+          e);
     } finally {
       unreserve(plan);
       host.compacted(table);

@@ -79,7 +79,11 @@ public final class TableStore {
     this.replayFrom = covered;
     Memtable first = new Memtable();
     first.setCommitLogLower(covered);
-    this.tracker = new ViewTracker(manifest, new TableView(first, List.of(), sstables));
+    this.tracker =
+        new ViewTracker(
+            manifest,
+            new TableView(first, List.of(), sstables),
+            e -> ctx.stop("the manifest of table " + schema.name() + " (" + directory + ")", e));
     this.guardrails = new PartitionGuardrails(this, ctx.options(), ctx.metrics());
     this.compactions = new TableCompactions(this, ctx, host);
     this.flusher = new Flusher(this, ctx, host);

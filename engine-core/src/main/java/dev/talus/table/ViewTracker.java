@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The one owner of a table's live set (after Cassandra's {@code Tracker}): every change — a
@@ -17,10 +18,29 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ViewTracker {
   private final Manifest manifest;
   private final AtomicReference<TableView> view;
+  private final Consumer<IOException> onManifestFailure;
 
-  ViewTracker(Manifest manifest, TableView initial) {
+  /**
+   * {@code onManifestFailure} hears of every manifest edit that failed for good ({@link
+   * Manifest#isFailed}: a failed fsync, or a failed rewrite) before the edit's caller gets the
+   * exception: the database stops then (fail-stop), since the edit may or may not be on disk.
+   */
+  ViewTracker(Manifest manifest, TableView initial, Consumer<IOException> onManifestFailure) {
     this.manifest = manifest;
     this.view = new AtomicReference<>(initial);
+    this.onManifestFailure = onManifestFailure;
+  }
+
+  /** One manifest edit; an I/O failure stops the database before it is rethrown. */
+  private void edit(List<Long> added, List<Long> removed) throws IOException {
+    try {
+      manifest.apply(added, removed);
+    } catch (IOException e) {
+      if (manifest.isFailed()) {
+        onManifestFailure.accept(e);
+      }
+      throw e;
+    }
   }
 
   /** The live set now. */
@@ -35,7 +55,7 @@ public final class ViewTracker {
 
   /** A flushed SSTable joins the manifest's live set; its view follows with {@link #flushed}. */
   void flushCommitted(SSTableReader written) throws IOException {
-    manifest.apply(List.of(written.generation()), List.of());
+    edit(List.of(written.generation()), List.of());
   }
 
   /** A flush ended: {@code done} leaves the view, its SSTable (null if it was empty) joins it. */
@@ -57,7 +77,7 @@ public final class ViewTracker {
       removedGens.add(r.generation());
     }
     try {
-      manifest.apply(addedGens, removedGens);
+      edit(addedGens, removedGens);
     } catch (IOException | RuntimeException e) {
       // Not marked obsolete: a manifest record whose sync failed may still reach the disk and
       // name these files; reopening deletes them if it does not.
@@ -88,7 +108,7 @@ public final class ViewTracker {
     if (reader == null) {
       return null;
     }
-    manifest.apply(List.of(), List.of(gen));
+    edit(List.of(), List.of(gen));
     SSTableReader r = reader;
     view.updateAndGet(v -> v.replace(List.of(r), List.of()));
     r.release(); // the view's reference

@@ -1,7 +1,6 @@
 package dev.talus.write;
 
 import dev.talus.InvalidQueryException;
-import dev.talus.StorageException;
 import dev.talus.WriteRejectedException;
 import dev.talus.commitlog.CommitLog;
 import dev.talus.commitlog.CommitLogFailedException;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntPredicate;
 
 /**
  * The one write path of a database, for a single write and for a batch alike:
@@ -28,7 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>guardrails</b> — the partition size and rows limits;
  *   <li><b>reserve memory</b> — wait for memtable space ({@link MemtableBudget});
  *   <li><b>log</b> — one commit-log record for all its updates, under each table's write barrier
- *       (several tables: taken in table-id order);
+ *       (several tables: taken in table-id order); the updates of tables whose keyspace has {@code
+ *       durable_writes = false} are left out of it, as in Cassandra;
  *   <li><b>apply</b> — to each table's active memtable;
  *   <li><b>after-write</b> — flushes when memory or the commit log fill up ({@link FlushTrigger}).
  * </ol>
@@ -47,6 +48,7 @@ public final class WritePipeline {
   private final CommitLog commitLog;
   private final MemtableBudget budget;
   private final FlushTrigger flushes;
+  private final IntPredicate logged;
   private final AtomicLong writesSinceLogCheck = new AtomicLong();
   private final ListPaths listPaths;
 
@@ -55,12 +57,21 @@ public final class WritePipeline {
 
   private final ReentrantLock[] counterLocks = new ReentrantLock[COUNTER_STRIPES];
 
+  /**
+   * @param logged whether writes to the table with this id go through the commit log (false for the
+   *     tables of a keyspace without durable writes)
+   */
   public WritePipeline(
-      DbContext ctx, CommitLog commitLog, MemtableBudget budget, FlushTrigger flushes) {
+      DbContext ctx,
+      CommitLog commitLog,
+      MemtableBudget budget,
+      FlushTrigger flushes,
+      IntPredicate logged) {
     this.ctx = ctx;
     this.commitLog = commitLog;
     this.budget = budget;
     this.flushes = flushes;
+    this.logged = logged;
     this.listPaths = new ListPaths(ctx.clock());
     for (int i = 0; i < COUNTER_STRIPES; i++) {
       counterLocks[i] = new ReentrantLock();
@@ -97,7 +108,7 @@ public final class WritePipeline {
 
   /** Validates and applies one write. */
   public void write(TableStore table, WriteRequest req) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     TreeSet<Integer> stripes = counterStripes(List.of(table), List.of(req));
     lock(stripes);
@@ -107,7 +118,9 @@ public final class WritePipeline {
       budget.reserve(u.heapSize());
       table.lockWrites();
       try {
-        log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+        if (logged.test(table.id())) {
+          log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+        }
         apply(table, u);
       } finally {
         table.unlockWrites();
@@ -124,7 +137,7 @@ public final class WritePipeline {
    * and applies them.
    */
   public void write(List<TableStore> tables, List<WriteRequest> requests) {
-    ctx.checkOpen();
+    ctx.checkWritable();
     long start = Histogram.startTimer();
     TreeSet<Integer> stripes = counterStripes(tables, requests);
     List<TableStore> order;
@@ -158,11 +171,13 @@ public final class WritePipeline {
       t.guardrails().checkWrite(u);
       updates.add(u);
     }
-    ctx.checkOpen();
+    ctx.checkWritable();
     long bytes = 0;
     List<Mutation.Entry> entries = new ArrayList<>(updates.size());
     for (int i = 0; i < tables.size(); i++) {
-      entries.add(new Mutation.Entry(tables.get(i).id(), updates.get(i)));
+      if (logged.test(tables.get(i).id())) {
+        entries.add(new Mutation.Entry(tables.get(i).id(), updates.get(i)));
+      }
       bytes += updates.get(i).heapSize();
     }
     budget.reserve(bytes);
@@ -171,7 +186,9 @@ public final class WritePipeline {
       t.lockWrites();
     }
     try {
-      log(new Mutation(entries));
+      if (!entries.isEmpty()) {
+        log(new Mutation(entries));
+      }
       for (int i = 0; i < tables.size(); i++) {
         apply(tables.get(i), updates.get(i));
       }
@@ -257,10 +274,8 @@ public final class WritePipeline {
               + " bytes, half a segment); nothing was written. Split it or raise"
               + " commitLogSegmentBytes");
     } catch (CommitLogFailedException e) {
-      throw new StorageException(
-          "the commit log failed and refuses writes until the database is reopened: "
-              + e.getMessage(),
-          e);
+      // fail-stop: this write was not acknowledged, and nothing else is written until a reopen
+      throw ctx.stop("the commit log", e);
     } catch (IllegalStateException e) {
       ctx.checkOpen();
       throw e;

@@ -223,4 +223,43 @@ class OneDamagedFileTest {
       assertThat(db.quarantinedTables()).isEmpty();
     }
   }
+
+  @Test
+  void aTableSetAsideInAKeyspaceIsNamedWithItsKeyspaceAndItsTwinElsewhereServes()
+      throws IOException {
+    Path dir = tmp.resolve("db");
+    try (TalusDb db = TalusDb.open(options(dir, DiskFailurePolicy.FAIL))) {
+      db.createKeyspace(dev.talus.KeyspaceSchema.builder("ks").build());
+      Table damaged = db.createTable(schema("users").withKeyspace("ks"));
+      Table twin = db.createTable(schema("users")); // the same name, in the default keyspace
+      for (Table t : new Table[] {damaged, twin}) {
+        for (int i = 0; i < ROWS; i++) {
+          t.insert().value("p", i % 10).value("c", i).value("v", "value " + i).execute();
+        }
+        t.flush();
+      }
+    }
+    Path manifest;
+    try (Stream<Path> s = Files.walk(dir.resolve("tables"))) {
+      // the keyspace's table was created first: the lower id
+      manifest =
+          s.filter(p -> p.getFileName().toString().equals("MANIFEST.db"))
+              .sorted()
+              .findFirst()
+              .orElseThrow();
+    }
+    flipOneByte(manifest);
+    try (TalusDb db = TalusDb.open(options(dir, DiskFailurePolicy.QUARANTINE))) {
+      assertThat(db.quarantinedTables())
+          .extracting(QuarantinedTable::name, QuarantinedTable::damagedFile)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("ks.users", manifest));
+      assertThatThrownBy(() -> db.table("ks.users"))
+          .isInstanceOf(CorruptDataException.class)
+          .hasMessageContaining("set aside");
+      assertThatThrownBy(() -> db.createTableIfNotExists(schema("users").withKeyspace("ks")))
+          .isInstanceOf(CorruptDataException.class);
+      assertThat(rows(db.table("users"))).isEqualTo(ROWS);
+      assertThat(db.findTable("ks", "users")).isEmpty();
+    }
+  }
 }

@@ -31,6 +31,13 @@ import java.util.TreeSet;
  * open. When the file outgrows {@link #REWRITE_THRESHOLD} it is rewritten as one snapshot record
  * through a temporary file, rename and directory sync.
  *
+ * <p>A failed fsync during an edit, or any I/O error during a rewrite, is final ({@link
+ * #isFailed}): the edit may or may not be on disk (a failed fsync may have dropped it, or a later
+ * writeback may still persist it), so every later {@link #apply} and {@link #rewrite} throws,
+ * naming the first failure, until the manifest is opened again, which reads what really is on disk.
+ * A retried fsync that succeeds would prove nothing (the "fsyncgate" lesson). A failed write of an
+ * edit is not final: the file is cut back to its synced end, and the edit did not happen.
+ *
  * <p>Thread-safe: every method is synchronized.
  */
 public final class Manifest implements Closeable {
@@ -48,6 +55,7 @@ public final class Manifest implements Closeable {
   private long nextGeneration = 1;
   private WritableFile out;
   private boolean closed;
+  private IOException failure;
 
   private Manifest(StorageFs fs, Path dir) {
     this.fs = fs;
@@ -230,9 +238,27 @@ public final class Manifest implements Closeable {
         throw new IllegalArgumentException("generation " + g + " is not live, cannot remove it");
       }
     }
+    checkNotFailed();
     byte[] r = record(added, removed, nextGeneration);
-    out.write(ByteBuffer.wrap(r));
-    out.sync();
+    long end = out.size();
+    try {
+      out.write(ByteBuffer.wrap(r));
+    } catch (IOException e) {
+      // Nothing of this edit was synced: cutting the file back to its synced end undoes whatever
+      // part of the record reached it, and the manifest stays usable (a full disk may be freed).
+      try {
+        out.truncate(end);
+      } catch (IOException t) {
+        e.addSuppressed(t);
+        throw failed(e);
+      }
+      throw e;
+    }
+    try {
+      out.sync();
+    } catch (IOException e) {
+      throw failed(e);
+    }
     live.removeAll(removed);
     live.addAll(added);
     if (out.size() > REWRITE_THRESHOLD) {
@@ -240,8 +266,39 @@ public final class Manifest implements Closeable {
     }
   }
 
+  /** True after a failure that makes every later edit throw (see the class comment). */
+  public synchronized boolean isFailed() {
+    return failure != null;
+  }
+
+  private IOException failed(IOException e) {
+    failure = e;
+    return e;
+  }
+
+  private void checkNotFailed() throws IOException {
+    if (failure != null) {
+      throw new IOException(
+          "the manifest "
+              + file
+              + " accepts no edit after an earlier failure ("
+              + failure.getMessage()
+              + "); open it again",
+          failure);
+    }
+  }
+
   /** Rewrites the manifest as a single snapshot record (temp file, sync, rename, dir sync). */
   public synchronized void rewrite() throws IOException {
+    checkNotFailed();
+    try {
+      rewriteFile();
+    } catch (IOException e) {
+      throw failed(e);
+    }
+  }
+
+  private void rewriteFile() throws IOException {
     Path tmp = dir.resolve(FILE_NAME + SSTableDescriptor.TMP_SUFFIX);
     fs.delete(tmp);
     ByteArrayOutputStream h = new ByteArrayOutputStream();

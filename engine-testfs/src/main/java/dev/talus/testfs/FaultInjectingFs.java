@@ -6,13 +6,12 @@ import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
 import dev.talus.io.WritableFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
@@ -60,11 +59,16 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <h2>Faults</h2>
  *
- * Writes and file syncs are counted ({@link #writeCount()}, {@link #syncCount()}) so that a test
- * can run a workload once, then run it again failing the 1st, 2nd, ... n-th operation. {@link
- * #failWrite}, {@link #failSync}, {@link #failAllSyncs} and {@link #failEverything} arm the faults;
- * {@link #clearFaults} disarms them. Errors are {@link IOException}s whose messages start with
- * {@code "EIO"} or are {@code "No space left on device"}, like the JDK's on Linux.
+ * Writes, file syncs, renames, deletes and directory syncs are counted ({@link #writeCount()},
+ * {@link #syncCount()}, {@link #renameCount()}, {@link #deleteCount()}, {@link
+ * #directorySyncCount()}) so that a test can run a workload once, then run it again failing the
+ * 1st, 2nd, ... n-th operation of a kind ({@link #failNth}, {@link #failWrite}, {@link #failSync}),
+ * or fail the next operation of a kind on a file whose name matches a glob ({@link #failNext}, e.g.
+ * the next sync of {@code MANIFEST.db}). {@link #failAllSyncs} and {@link #failEverything} arm
+ * lasting faults; {@link #clearFaults} disarms them all. Errors are {@link IOException}s whose
+ * messages start with {@code "EIO"} or are {@code "No space left on device"}, like the JDK's on
+ * Linux. A failed rename, delete or directory sync changes nothing: the names stay as they were,
+ * and a failed directory sync makes nothing durable (a later successful one does).
  *
  * <p>Thread-safe. Operations run concurrently with each other; a power loss waits for running
  * operations and excludes new ones while it rewrites the files.
@@ -83,6 +87,20 @@ public final class FaultInjectingFs implements StorageFs {
     TORN_WRITE
   }
 
+  /** The kinds of operation that can be counted and failed. */
+  public enum Op {
+    /** A write through a {@link WritableFile}. */
+    WRITE,
+    /** A {@link WritableFile#sync}. */
+    SYNC,
+    /** A {@link StorageFs#rename}; the file is its source. */
+    RENAME,
+    /** A {@link StorageFs#delete} (also of a missing file). */
+    DELETE,
+    /** A {@link StorageFs#syncDirectory}; the file is the directory. */
+    DIRECTORY_SYNC
+  }
+
   private final StorageFs delegate;
   private final Random random;
   private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
@@ -92,18 +110,8 @@ public final class FaultInjectingFs implements StorageFs {
   private final Set<FaultyWritableFile> openHandles =
       Collections.newSetFromMap(new IdentityHashMap<>());
 
-  private final AtomicLong writes = new AtomicLong();
-  private final AtomicLong syncs = new AtomicLong();
-  private final AtomicLong directorySyncs = new AtomicLong();
-  private final AtomicLong injected = new AtomicLong();
+  private final ArmedFaults faults = new ArmedFaults();
   private final AtomicLong powerLosses = new AtomicLong();
-
-  // Armed faults; guarded by "this".
-  private long failWriteAt = -1;
-  private Fault writeFault;
-  private long failSyncAt = -1;
-  private Fault syncFault;
-  private Fault allSyncsFault;
   private volatile boolean failEverything;
 
   public FaultInjectingFs(StorageFs delegate) {
@@ -118,27 +126,34 @@ public final class FaultInjectingFs implements StorageFs {
 
   // ---------------------------------------------------------------- fault control
 
+  /** Fails the {@code nth} operation of kind {@code op} from now (1 = the next one), once. */
+  public void failNth(Op op, long nth, Fault fault) {
+    faults.failNth(Objects.requireNonNull(op, "op"), nth, fault);
+  }
+
+  /**
+   * Fails the next operation of kind {@code op} on a file whose name (without its directories)
+   * matches {@code glob} ({@link java.nio.file.FileSystem#getPathMatcher} syntax, e.g. {@code
+   * "MANIFEST.db"}, {@code "CommitLog-*"}, {@code "*-Data.db*"}), once.
+   */
+  public void failNext(Op op, String glob, Fault fault) {
+    faults.failNextNamed(
+        Objects.requireNonNull(op, "op"), Objects.requireNonNull(glob, "glob"), fault);
+  }
+
   /** Fails the {@code nth} write from now (1 = the next one), once. */
-  public synchronized void failWrite(long nth, Fault fault) {
-    if (nth < 1) {
-      throw new IllegalArgumentException("nth must be >= 1, was " + nth);
-    }
-    failWriteAt = writes.get() + nth;
-    writeFault = Objects.requireNonNull(fault);
+  public void failWrite(long nth, Fault fault) {
+    failNth(Op.WRITE, nth, fault);
   }
 
   /** Fails the {@code nth} file sync from now (1 = the next one), once. */
-  public synchronized void failSync(long nth, Fault fault) {
-    if (nth < 1) {
-      throw new IllegalArgumentException("nth must be >= 1, was " + nth);
-    }
-    failSyncAt = syncs.get() + nth;
-    syncFault = Objects.requireNonNull(fault);
+  public void failSync(long nth, Fault fault) {
+    failNth(Op.SYNC, nth, fault);
   }
 
   /** Fails every file sync until {@link #clearFaults}. */
-  public synchronized void failAllSyncs(Fault fault) {
-    allSyncsFault = Objects.requireNonNull(fault);
+  public void failAllSyncs(Fault fault) {
+    faults.failAllSyncs(fault);
   }
 
   /**
@@ -149,33 +164,71 @@ public final class FaultInjectingFs implements StorageFs {
     failEverything = on;
   }
 
+  /**
+   * Crash-point control: lets {@code n} more changing operations (creates, writes, file syncs,
+   * truncations, renames, deletes, directory syncs) through, then halts — that operation and every
+   * later one fails with EIO, as if the machine had stopped just before it — until {@link
+   * #clearFaults}. Follow it with {@link #simulatePowerLoss} (or nothing, for a process crash) to
+   * get the state the disk may be in after a crash at that point.
+   */
+  public void haltAfter(long n) {
+    faults.haltAfter(n);
+  }
+
+  /** Changing operations done so far (a halted one not included). */
+  public long mutationCount() {
+    return faults.mutations();
+  }
+
+  /** Starts or stops recording a one-line description of each changing operation. */
+  public void recordOperations(boolean on) {
+    faults.record(on);
+  }
+
+  /** The changing operations recorded since {@link #recordOperations recordOperations(true)}. */
+  public List<String> recordedOperations() {
+    return faults.recorded();
+  }
+
   /** Disarms every fault. */
-  public synchronized void clearFaults() {
-    failWriteAt = -1;
-    writeFault = null;
-    failSyncAt = -1;
-    syncFault = null;
-    allSyncsFault = null;
+  public void clearFaults() {
+    faults.clear();
     failEverything = false;
+  }
+
+  /** Operations of kind {@code op} attempted through this wrapper so far (failed ones included). */
+  public long count(Op op) {
+    return faults.count(Objects.requireNonNull(op, "op"));
   }
 
   /** Writes attempted through this wrapper so far (failed ones included). */
   public long writeCount() {
-    return writes.get();
+    return count(Op.WRITE);
   }
 
   /** File syncs attempted so far (failed ones included); directory syncs are not counted here. */
   public long syncCount() {
-    return syncs.get();
+    return count(Op.SYNC);
   }
 
+  /** Renames attempted so far (failed ones included). */
+  public long renameCount() {
+    return count(Op.RENAME);
+  }
+
+  /** Deletes attempted so far (failed ones and deletes of missing files included). */
+  public long deleteCount() {
+    return count(Op.DELETE);
+  }
+
+  /** Directory syncs attempted so far (failed ones included). */
   public long directorySyncCount() {
-    return directorySyncs.get();
+    return count(Op.DIRECTORY_SYNC);
   }
 
   /** Failures injected so far. */
   public long injectedFaultCount() {
-    return injected.get();
+    return faults.injected();
   }
 
   public long powerLossCount() {
@@ -202,40 +255,8 @@ public final class FaultInjectingFs implements StorageFs {
     try {
       synchronized (this) {
         powerLosses.incrementAndGet();
-        for (FaultyWritableFile h : openHandles) {
-          h.dead = true;
-          try {
-            h.file.close();
-          } catch (IOException ignored) {
-            // The "machine" is off; a failing close changes nothing.
-          }
-        }
-        openHandles.clear();
-        for (Iterator<Map.Entry<Path, FileState>> it = files.entrySet().iterator();
-            it.hasNext(); ) {
-          Map.Entry<Path, FileState> e = it.next();
-          Path path = e.getKey();
-          FileState st = e.getValue();
-          if (!st.nameDurable || !delegate.exists(path)) {
-            delegate.delete(path); // (or it was removed behind the wrapper's back)
-            it.remove();
-            continue;
-          }
-          st.applyLoss(delegate, path, rnd);
-        }
-        for (Map.Entry<Path, byte[]> e : restoreOnPowerLoss.entrySet()) {
-          Path path = e.getKey();
-          delegate.delete(path);
-          try (WritableFile f = delegate.create(path)) {
-            f.write(ByteBuffer.wrap(e.getValue()), 0);
-            f.sync();
-          }
-          FileState st = new FileState();
-          st.nameDurable = true;
-          st.syncedSize = e.getValue().length;
-          files.put(path, st);
-        }
-        restoreOnPowerLoss.clear();
+        FaultyWritableFile.killAll(openHandles);
+        FileState.loseUnsynced(delegate, files, restoreOnPowerLoss, rnd);
         clearFaults();
       }
     } finally {
@@ -250,12 +271,12 @@ public final class FaultInjectingFs implements StorageFs {
     Path key = key(file);
     return withGate(
         () -> {
-          checkAlive("create " + file);
+          checkMutation("create " + file);
           WritableFile f = delegate.create(file);
           synchronized (this) {
             FileState st = new FileState();
             files.put(key, st);
-            return register(new FaultyWritableFile(this, f, st, 0));
+            return register(new FaultyWritableFile(this, key, f, st, 0));
           }
         });
   }
@@ -269,7 +290,7 @@ public final class FaultInjectingFs implements StorageFs {
           WritableFile f = delegate.openForAppend(file);
           synchronized (this) {
             FileState st = stateOf(key);
-            return register(new FaultyWritableFile(this, f, st, f.size()));
+            return register(new FaultyWritableFile(this, key, f, st, f.size()));
           }
         });
   }
@@ -279,24 +300,7 @@ public final class FaultInjectingFs implements StorageFs {
     return withGate(
         () -> {
           checkAlive("open " + file);
-          ReadableFile r = delegate.openForRead(file);
-          return new ReadableFile() {
-            @Override
-            public int read(ByteBuffer dst, long position) throws IOException {
-              checkAlive("read " + file);
-              return r.read(dst, position);
-            }
-
-            @Override
-            public long size() throws IOException {
-              return r.size();
-            }
-
-            @Override
-            public void close() throws IOException {
-              r.close();
-            }
-          };
+          return new CheckedReadableFile(this, file, delegate.openForRead(file));
         });
   }
 
@@ -306,7 +310,8 @@ public final class FaultInjectingFs implements StorageFs {
     Path dst = key(to);
     withGate(
         () -> {
-          checkAlive("rename " + from);
+          checkMutation("rename " + from + " to " + to);
+          inject(Op.RENAME, src, "rename of " + from);
           synchronized (this) {
             FileState st = stateOf(src);
             if (st.nameDurable) {
@@ -332,7 +337,8 @@ public final class FaultInjectingFs implements StorageFs {
     Path key = key(file);
     withGate(
         () -> {
-          checkAlive("delete " + file);
+          checkMutation("delete " + file);
+          inject(Op.DELETE, key, "delete of " + file);
           synchronized (this) {
             // an empty directory (a dropped table's) has no content to bring back on power loss
             boolean directory = delegate.listDirectories(file.getParent()).contains(file);
@@ -354,8 +360,8 @@ public final class FaultInjectingFs implements StorageFs {
     Path d = key(dir);
     withGate(
         () -> {
-          checkAlive("sync directory " + dir);
-          directorySyncs.incrementAndGet();
+          checkMutation("sync directory " + dir);
+          inject(Op.DIRECTORY_SYNC, d, "sync of directory " + dir);
           delegate.syncDirectory(dir);
           synchronized (this) {
             for (Map.Entry<Path, FileState> e : files.entrySet()) {
@@ -425,9 +431,21 @@ public final class FaultInjectingFs implements StorageFs {
     }
   }
 
+  /**
+   * {@link #checkAlive}, then counts a changing operation (create, write, sync, truncate, rename,
+   * delete, directory sync) and halts the file system if {@link #haltAfter} says so.
+   */
+  void checkMutation(String op) throws IOException {
+    checkAlive(op);
+    if (faults.mutation(op)) {
+      failEverything = true;
+      checkAlive(op);
+    }
+  }
+
   void checkAlive(String op) throws IOException {
     if (failEverything) {
-      injected.incrementAndGet();
+      faults.countInjected();
       throw new IOException("EIO: injected failure of " + op + " (file system failed)");
     }
   }
@@ -461,28 +479,17 @@ public final class FaultInjectingFs implements StorageFs {
     return random;
   }
 
-  synchronized Fault nextWriteFault() {
-    long n = writes.incrementAndGet();
-    if (n == failWriteAt) {
-      failWriteAt = -1;
-      injected.incrementAndGet();
-      return writeFault;
-    }
-    return null;
+  /** Counts one {@code op} on {@code file} and returns the fault to inject, or null. */
+  Fault nextFault(Op op, Path file) {
+    return faults.next(op, key(file));
   }
 
-  synchronized Fault nextSyncFault() {
-    long n = syncs.incrementAndGet();
-    if (n == failSyncAt) {
-      failSyncAt = -1;
-      injected.incrementAndGet();
-      return syncFault;
+  /** Counts one {@code op} and throws the armed fault, if any, before anything happens. */
+  private void inject(Op op, Path file, String what) throws IOException {
+    Fault f = nextFault(op, file);
+    if (f != null) {
+      throw error(f, what + " (" + op.name().toLowerCase(Locale.ROOT) + " #" + count(op) + ")");
     }
-    if (allSyncsFault != null) {
-      injected.incrementAndGet();
-      return allSyncsFault;
-    }
-    return null;
   }
 
   static IOException error(Fault fault, String what) {

@@ -2,8 +2,10 @@ package dev.talus.testfs;
 
 import dev.talus.io.WritableFile;
 import dev.talus.testfs.FaultInjectingFs.Fault;
+import dev.talus.testfs.FaultInjectingFs.Op;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,11 +19,14 @@ final class FaultyWritableFile implements WritableFile {
   private final FaultInjectingFs fs;
   final WritableFile file;
   private final FileState state;
+  private final Path path;
   private long appendPosition;
   volatile boolean dead;
 
-  FaultyWritableFile(FaultInjectingFs fs, WritableFile file, FileState state, long appendPosition) {
+  FaultyWritableFile(
+      FaultInjectingFs fs, Path path, WritableFile file, FileState state, long appendPosition) {
     this.fs = fs;
+    this.path = path;
     this.file = file;
     this.state = state;
     this.appendPosition = appendPosition;
@@ -32,6 +37,11 @@ final class FaultyWritableFile implements WritableFile {
       throw new IOException("EIO: " + op + " on a handle opened before a simulated power loss");
     }
     fs.checkAlive(op);
+  }
+
+  private void checkChange(String op) throws IOException {
+    checkUsable(op);
+    fs.checkMutation(op);
   }
 
   @Override
@@ -49,8 +59,8 @@ final class FaultyWritableFile implements WritableFile {
   public void write(ByteBuffer src, long position) throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("write");
-          Fault fault = fs.nextWriteFault();
+          checkChange("write " + path.getFileName() + " @" + position + "+" + src.remaining());
+          Fault fault = fs.nextFault(Op.WRITE, path);
           int len = src.remaining();
           if (fault == Fault.TORN_WRITE && len > 0) {
             int prefix = fs.random().nextInt(len);
@@ -88,12 +98,12 @@ final class FaultyWritableFile implements WritableFile {
   public void sync() throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("sync");
+          checkChange("sync " + path.getFileName());
           List<long[]> covered;
           synchronized (fs) {
             covered = new ArrayList<>(state.dirty);
           }
-          Fault fault = fs.nextSyncFault();
+          Fault fault = fs.nextFault(Op.SYNC, path);
           if (fault != null) {
             synchronized (fs) {
               state.syncFailed(covered);
@@ -112,7 +122,7 @@ final class FaultyWritableFile implements WritableFile {
   public void truncate(long size) throws IOException {
     fs.withGate(
         () -> {
-          checkUsable("truncate");
+          checkChange("truncate " + path.getFileName() + " to " + size);
           file.truncate(size);
           synchronized (fs) {
             state.truncated(size);
@@ -128,5 +138,18 @@ final class FaultyWritableFile implements WritableFile {
     if (!dead) {
       file.close();
     }
+  }
+
+  /** A power loss: every handle in {@code handles} dies, its file is closed, the set emptied. */
+  static void killAll(java.util.Collection<FaultyWritableFile> handles) {
+    for (FaultyWritableFile h : handles) {
+      h.dead = true;
+      try {
+        h.file.close();
+      } catch (IOException ignored) {
+        // The "machine" is off; a failing close changes nothing.
+      }
+    }
+    handles.clear();
   }
 }

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -28,6 +29,40 @@ final class FileState {
 
   /** Writes a failed sync should have persisted; no later sync makes them durable. */
   final List<long[]> lost = new ArrayList<>();
+
+  /**
+   * A power loss over every file the wrapper knows: names never made durable are removed, the
+   * durable images of names removed without a directory sync come back (and {@code restore} is
+   * emptied), and every other file loses what was not synced ({@link #applyLoss}).
+   */
+  static void loseUnsynced(
+      StorageFs delegate, Map<Path, FileState> files, Map<Path, byte[]> restore, Random rnd)
+      throws IOException {
+    for (Iterator<Map.Entry<Path, FileState>> it = files.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Path, FileState> e = it.next();
+      Path path = e.getKey();
+      FileState st = e.getValue();
+      if (!st.nameDurable || !delegate.exists(path)) {
+        delegate.delete(path); // (or it was removed behind the wrapper's back)
+        it.remove();
+        continue;
+      }
+      st.applyLoss(delegate, path, rnd);
+    }
+    for (Map.Entry<Path, byte[]> e : restore.entrySet()) {
+      Path path = e.getKey();
+      delegate.delete(path);
+      try (WritableFile f = delegate.create(path)) {
+        f.write(ByteBuffer.wrap(e.getValue()), 0);
+        f.sync();
+      }
+      FileState st = new FileState();
+      st.nameDurable = true;
+      st.syncedSize = e.getValue().length;
+      files.put(path, st);
+    }
+    restore.clear();
+  }
 
   /**
    * Rewrites {@code path} through {@code delegate} as a power loss leaves it: cut to its durable

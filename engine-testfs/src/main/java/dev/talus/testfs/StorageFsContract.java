@@ -136,6 +136,41 @@ public abstract class StorageFsContract {
   }
 
   @Test
+  void aFailedRenameOfAMissingFileLeavesTheTargetUntouched() throws IOException {
+    Path b = file("b", "kept");
+    assertThatThrownBy(() -> fs.rename(dir.resolve("missing"), b))
+        .isInstanceOf(NoSuchFileException.class);
+    assertThat(read(b)).isEqualTo("kept");
+    assertThat(fs.list(dir)).containsExactly(b);
+  }
+
+  @Test
+  void aDeletedNameCanBeCreatedAgainAndSyncingTheDirectoryKeepsIt() throws IOException {
+    Path a = file("a", "first");
+    fs.delete(a);
+    fs.syncDirectory(dir);
+    Path again = file("a", "second");
+    fs.syncDirectory(dir);
+    fs.syncDirectory(dir); // repeating a directory sync is harmless
+    assertThat(read(again)).isEqualTo("second");
+    assertThat(fs.list(dir)).containsExactly(a);
+  }
+
+  @Test
+  void renameWithinADirectoryKeepsTheBytesAnOpenReaderSees() throws IOException {
+    Path tmp = file("x.tmp", "payload");
+    try (ReadableFile r = fs.openForRead(tmp)) {
+      fs.rename(tmp, dir.resolve("x"));
+      fs.syncDirectory(dir);
+      ByteBuffer b = ByteBuffer.allocate(7);
+      assertThat(r.read(b, 0)).isEqualTo(7);
+      assertThat(new String(b.array(), StandardCharsets.UTF_8)).isEqualTo("payload");
+    }
+    assertThat(read(dir.resolve("x"))).isEqualTo("payload");
+    assertThat(fs.exists(tmp)).isFalse();
+  }
+
+  @Test
   void aMissingFileRaisesNoSuchFileException() {
     Path missing = dir.resolve("missing");
     assertThat(fs.exists(missing)).isFalse();

@@ -198,4 +198,107 @@ class FaultInjectingFsTest {
       }
     }
   }
+
+  private Path durableFile(String name, String content) throws IOException {
+    Path p = dir.resolve(name);
+    try (WritableFile w = fs.create(p)) {
+      w.write(bytes(content));
+      w.sync();
+    }
+    fs.syncDirectory(dir);
+    return p;
+  }
+
+  @Test
+  void aFailedRenameChangesNothingAndIsCounted() throws IOException {
+    Path a = durableFile("a", "A");
+    Path b = durableFile("b", "B");
+    long before = fs.renameCount();
+    fs.failNth(FaultInjectingFs.Op.RENAME, 1, FaultInjectingFs.Fault.EIO);
+    assertThatThrownBy(() -> fs.rename(a, b))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith("EIO")
+        .hasMessageContaining("rename");
+    assertThat(content(a)).isEqualTo("A");
+    assertThat(content(b)).isEqualTo("B");
+    assertThat(fs.renameCount()).isEqualTo(before + 1);
+    assertThat(fs.injectedFaultCount()).isEqualTo(1);
+    fs.rename(a, b); // the fault fired once
+    fs.syncDirectory(dir);
+    fs.simulatePowerLoss();
+    assertThat(Files.exists(a)).isFalse();
+    assertThat(content(b)).isEqualTo("A");
+  }
+
+  @Test
+  void aFailedDeleteLeavesTheFileAndIsCounted() throws IOException {
+    Path a = durableFile("a", "A");
+    fs.failNth(FaultInjectingFs.Op.DELETE, 1, FaultInjectingFs.Fault.DISK_FULL);
+    assertThatThrownBy(() -> fs.delete(a)).hasMessage("No space left on device");
+    assertThat(content(a)).isEqualTo("A");
+    fs.delete(dir.resolve("missing")); // counted too
+    assertThat(fs.deleteCount()).isEqualTo(2);
+    fs.delete(a);
+    assertThat(Files.exists(a)).isFalse();
+  }
+
+  @Test
+  void aFailedDirectorySyncMakesNothingDurable() throws IOException {
+    Path old = durableFile("old", "gone?");
+    Path tmp = dir.resolve("x.tmp");
+    try (WritableFile w = fs.create(tmp)) {
+      w.write(bytes("x"));
+      w.sync();
+    }
+    fs.rename(tmp, dir.resolve("x"));
+    fs.delete(old);
+    long before = fs.directorySyncCount();
+    fs.failNth(FaultInjectingFs.Op.DIRECTORY_SYNC, 1, FaultInjectingFs.Fault.EIO);
+    assertThatThrownBy(() -> fs.syncDirectory(dir)).hasMessageContaining("sync of directory");
+    assertThat(fs.directorySyncCount()).isEqualTo(before + 1);
+
+    fs.simulatePowerLoss();
+
+    assertThat(Files.exists(dir.resolve("x"))).isFalse(); // the rename was never durable
+    assertThat(Files.exists(tmp)).isFalse(); // nor was the temporary file's creation
+    assertThat(content(old)).isEqualTo("gone?"); // the delete is undone
+  }
+
+  @Test
+  void failNextHitsOnlyTheNamedFile() throws IOException {
+    WritableFile other = fs.create(dir.resolve("CommitLog-1-1.log"));
+    WritableFile manifest = fs.create(dir.resolve("MANIFEST.db"));
+    fs.failNext(FaultInjectingFs.Op.SYNC, "MANIFEST.db", FaultInjectingFs.Fault.EIO);
+    other.write(bytes("log"));
+    other.sync();
+    manifest.write(bytes("edit"));
+    assertThatThrownBy(manifest::sync).hasMessageStartingWith("EIO");
+    manifest.sync(); // once
+    fs.failNext(FaultInjectingFs.Op.RENAME, "*.tmp", FaultInjectingFs.Fault.EIO);
+    Path t = durableFile("nb-1-Data.db.tmp", "d");
+    assertThatThrownBy(() -> fs.rename(t, dir.resolve("nb-1-Data.db")))
+        .isInstanceOf(IOException.class);
+    assertThat(fs.count(FaultInjectingFs.Op.SYNC)).isEqualTo(4);
+    assertThat(fs.injectedFaultCount()).isEqualTo(2);
+    other.close();
+    manifest.close();
+  }
+
+  @Test
+  void clearFaultsDisarmsEveryKind() throws IOException {
+    Path a = durableFile("a", "A");
+    for (FaultInjectingFs.Op op : FaultInjectingFs.Op.values()) {
+      fs.failNth(op, 1, FaultInjectingFs.Fault.EIO);
+      fs.failNext(op, "*", FaultInjectingFs.Fault.EIO);
+    }
+    fs.clearFaults();
+    try (WritableFile w = fs.create(dir.resolve("b"))) {
+      w.write(bytes("B"));
+      w.sync();
+    }
+    fs.rename(a, dir.resolve("c"));
+    fs.delete(dir.resolve("c"));
+    fs.syncDirectory(dir);
+    assertThat(fs.injectedFaultCount()).isZero();
+  }
 }

@@ -12,9 +12,11 @@ import java.util.Random;
 
 /**
  * Fault injection for crash tests: open a database with {@link #open} and every file operation of
- * that database goes through this injector. It can fail the n-th write or fsync (an I/O error, a
- * full disk, a torn write), and simulate a crash followed by a power loss: everything not fsynced
- * is lost, including file creations and renames whose directory was not fsynced.
+ * that database goes through this injector. It can fail the n-th write, fsync, rename, delete or
+ * directory fsync (an I/O error, a full disk, a torn write), or the next one on a file whose name
+ * matches a pattern ({@link #failNext}, e.g. the next fsync of {@code MANIFEST.db}), and simulate a
+ * crash followed by a power loss: everything not fsynced is lost, including file creations and
+ * renames whose directory was not fsynced.
  *
  * <pre>{@code
  * FaultInjector faults = new FaultInjector(42);
@@ -38,6 +40,26 @@ public final class FaultInjector {
     DISK_FULL,
     /** Only part of the data is written, then an I/O error. */
     TORN_WRITE
+  }
+
+  /** The file operations that can be counted and failed. */
+  public enum Operation {
+    /** A write to a file. */
+    WRITE(FaultInjectingFs.Op.WRITE),
+    /** An fsync of a file. */
+    FSYNC(FaultInjectingFs.Op.SYNC),
+    /** A rename (matched on the source name). */
+    RENAME(FaultInjectingFs.Op.RENAME),
+    /** A delete. */
+    DELETE(FaultInjectingFs.Op.DELETE),
+    /** An fsync of a directory (matched on the directory's name). */
+    DIRECTORY_FSYNC(FaultInjectingFs.Op.DIRECTORY_SYNC);
+
+    private final FaultInjectingFs.Op op;
+
+    Operation(FaultInjectingFs.Op op) {
+      this.op = op;
+    }
   }
 
   private final FaultInjectingFs fs;
@@ -65,6 +87,28 @@ public final class FaultInjector {
     };
   }
 
+  /**
+   * Fails the {@code nth} operation of kind {@code operation} from now (1 = the next), once. A
+   * failed rename, delete or directory fsync changes nothing.
+   */
+  public void fail(Operation operation, long nth, Fault fault) {
+    fs.failNth(operation.op, nth, map(fault));
+  }
+
+  /**
+   * Fails, once, the next operation of kind {@code operation} on a file whose name (without its
+   * directories) matches the glob {@code fileName}: {@code "MANIFEST.db"}, {@code "CommitLog-*"},
+   * {@code "schema.db*"}, {@code "*Data.db*"} (temporary files end in {@code .tmp}).
+   */
+  public void failNext(Operation operation, String fileName, Fault fault) {
+    fs.failNext(operation.op, fileName, map(fault));
+  }
+
+  /** Operations of kind {@code operation} so far, failed ones included. */
+  public long count(Operation operation) {
+    return fs.count(operation.op);
+  }
+
   /** Fails the {@code nth} file write from now (1 = the next), once. */
   public void failWrite(long nth, Fault fault) {
     fs.failWrite(nth, map(fault));
@@ -78,6 +122,35 @@ public final class FaultInjector {
   /** Fails every fsync until {@link #clear()}. */
   public void failAllSyncs(Fault fault) {
     fs.failAllSyncs(map(fault));
+  }
+
+  /**
+   * Crash points: lets {@code n} more changing file operations (creates, writes, fsyncs,
+   * truncations, renames, deletes, directory fsyncs) through, then stops the "machine" — that
+   * operation and every later one fails with an I/O error — until {@link #clear()}. Follow it with
+   * {@link #crash}, {@link #crashAndLosePower} or {@link #crashAndLoseAllUnsynced} to get a state
+   * the disk may legally be in after a crash at that point.
+   */
+  public void haltAfter(long n) {
+    fs.haltAfter(n);
+  }
+
+  /** Changing file operations so far (to pick an n for {@link #haltAfter}). */
+  public long changes() {
+    return fs.mutationCount();
+  }
+
+  /**
+   * Starts (true) or stops recording a one-line description of every changing file operation, for
+   * failure messages: {@link #recordedOperations()}.
+   */
+  public void recordOperations(boolean on) {
+    fs.recordOperations(on);
+  }
+
+  /** The changing file operations recorded since {@code recordOperations(true)}, in order. */
+  public java.util.List<String> recordedOperations() {
+    return fs.recordedOperations();
   }
 
   /** Disarms every fault. */

@@ -172,8 +172,10 @@ class ModuleDescriptorsTest {
                 false),
             "build");
     Object schemaBuilder = call(loader.loadClass("dev.talus.TableSchema"), "builder", "kv");
-    call(schemaBuilder, "partitionKey", "k", constant(loader, "dev.talus.DataType", "INT"));
-    call(schemaBuilder, "column", "v", constant(loader, "dev.talus.DataType", "TEXT"));
+    // DataType is a class of constants now (collections and user types are values too)
+    Class<?> dataType = loader.loadClass("dev.talus.DataType");
+    call(schemaBuilder, "partitionKey", "k", dataType.getField("INT").get(null));
+    call(schemaBuilder, "column", "v", dataType.getField("TEXT").get(null));
     call(schemaBuilder, "compression", constant(loader, "dev.talus.Compression", "NONE"));
     Object db = call(talusDb, "open", options);
     try {

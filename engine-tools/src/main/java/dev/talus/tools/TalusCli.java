@@ -32,7 +32,8 @@ import picocli.CommandLine.Command;
       DumpCommand.class,
       MetadataCommand.class,
       VerifyCommand.class,
-      StressCommand.class
+      StressCommand.class,
+      ServeCommand.class
     })
 public final class TalusCli implements Runnable {
   static final String VERSION = "talus 0.1.0-SNAPSHOT";

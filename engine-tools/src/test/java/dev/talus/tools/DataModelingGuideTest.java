@@ -147,8 +147,8 @@ class DataModelingGuideTest {
                 + " which precedes it. Rule: clustering columns are restricted left to right,"
                 + " like a phone book sorted by surname then first name. Fix: restrict sent_at,"
                 + " create a table whose clustering order starts with message_id for this"
-                + " query, or, if the named partitions are small, opt in with allowFiltering() to"
-                + " filter their rows");
+                + " query, or, if the named partitions are small, opt in with allowFiltering()"
+                + " to filter their rows");
     assertThatThrownBy(
             () ->
                 byRoom

@@ -9,7 +9,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HelpTest {
   @ParameterizedTest
   @ValueSource(
-      strings = {"demo", "stats", "histograms", "dump", "metadata", "verify", "stress", "help"})
+      strings = {
+        "demo",
+        "stats",
+        "histograms",
+        "dump",
+        "metadata",
+        "verify",
+        "stress",
+        "serve",
+        "help"
+      })
   void everySubcommandPrintsItsHelp(String command) {
     for (String[] args : new String[][] {{command, "--help"}, {command, "-h"}, {"help", command}}) {
       Cli.Result r = Cli.run(args);

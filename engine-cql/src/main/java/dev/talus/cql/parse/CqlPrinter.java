@@ -82,6 +82,16 @@ public final class CqlPrinter implements StatementVisitor<String> {
   }
 
   /**
+   * Prints a relation of a {@code WHERE} clause.
+   *
+   * @param relation the relation
+   * @return canonical CQL for it, e.g. {@code (b, c) > (1, 2)}
+   */
+  public static String print(Relation relation) {
+    return relation(relation);
+  }
+
+  /**
    * Prints a type.
    *
    * @param type the type

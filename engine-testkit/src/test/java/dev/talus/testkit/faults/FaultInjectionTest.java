@@ -34,12 +34,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * ENOSPC and EIO at every n-th file write and every n-th fsync of a flush, a compaction and a run
- * of commit-log appends, injected through the public {@link FaultInjector} (SQLite's I/O-error
- * test: fail call n for every n until the operation completes untouched). After each fault the
- * operation has either completed or thrown a clear exception; reads equal the expected rows (no
- * acknowledged write lost, no failed write half-visible); after clearing the fault the operation
- * can be retried, and after a reopen the data is whole and no temporary or orphaned file remains.
+ * ENOSPC and EIO at every n-th file write and every n-th fsync, and EIO at every n-th rename,
+ * delete and directory fsync, of a flush, a compaction and a run of commit-log appends, injected
+ * through the public {@link FaultInjector} (SQLite's I/O-error test: fail call n for every n until
+ * the operation completes untouched). After each fault the operation has either completed or thrown
+ * a clear exception; reads equal the expected rows (no acknowledged write lost, no failed write
+ * half-visible, no deleted row back); after clearing the fault the operation can be retried —
+ * unless the fault was a failed fsync of the commit log or a manifest, which stops the instance
+ * (fail-stop: the retry and a write must be refused, naming the cause) — and after a reopen the
+ * data is whole and no temporary or orphaned file remains.
  */
 class FaultInjectionTest {
   @TempDir Path tmp;
@@ -51,16 +54,28 @@ class FaultInjectionTest {
   }
 
   enum Kind {
-    WRITE_ENOSPC,
-    WRITE_EIO,
-    FSYNC_ENOSPC,
-    FSYNC_EIO
+    WRITE_ENOSPC(FaultInjector.Operation.WRITE, FaultInjector.Fault.DISK_FULL),
+    WRITE_EIO(FaultInjector.Operation.WRITE, FaultInjector.Fault.IO_ERROR),
+    FSYNC_ENOSPC(FaultInjector.Operation.FSYNC, FaultInjector.Fault.DISK_FULL),
+    FSYNC_EIO(FaultInjector.Operation.FSYNC, FaultInjector.Fault.IO_ERROR),
+    RENAME_EIO(FaultInjector.Operation.RENAME, FaultInjector.Fault.IO_ERROR),
+    DELETE_EIO(FaultInjector.Operation.DELETE, FaultInjector.Fault.IO_ERROR),
+    DIRECTORY_FSYNC_EIO(FaultInjector.Operation.DIRECTORY_FSYNC, FaultInjector.Fault.IO_ERROR);
+
+    final FaultInjector.Operation operation;
+    final FaultInjector.Fault fault;
+
+    Kind(FaultInjector.Operation operation, FaultInjector.Fault fault) {
+      this.operation = operation;
+      this.fault = fault;
+    }
   }
 
   /** Faults injected per kind, and outcomes that left the store inconsistent (must stay 0). */
   static final Map<String, Integer> INJECTED = new TreeMap<>();
 
   static final Map<String, Integer> FAILED_CLEANLY = new TreeMap<>();
+  static final Map<String, Integer> STOPPED = new TreeMap<>();
   static int inconsistent;
 
   private static final int ROWS = 60;
@@ -159,18 +174,26 @@ class FaultInjectionTest {
     return "unexpected rows " + actual.keySet().stream().filter(k -> !want.containsKey(k)).toList();
   }
 
-  /** Runs the operation with no fault and returns how many writes and fsyncs it made. */
-  private long[] measure(Operation op) {
+  /** Runs the operation with no fault and returns how many operations of each kind it made. */
+  private Map<FaultInjector.Operation, Long> measure(Operation op) {
     Path dir = tmp.resolve(op + "-measure");
     FaultInjector faults = new FaultInjector(1);
     try (TalusDb db = faults.open(options(dir, faults))) {
       Table t = db.createTable(schema());
       Expected e = new Expected();
       load(db, t, e);
-      long w = faults.writes();
-      long s = faults.syncs();
+      Map<FaultInjector.Operation, Long> before =
+          new java.util.EnumMap<>(FaultInjector.Operation.class);
+      for (FaultInjector.Operation o : FaultInjector.Operation.values()) {
+        before.put(o, faults.count(o));
+      }
       runOperation(op, t, e, new String[1]);
-      return new long[] {faults.writes() - w, faults.syncs() - s};
+      Map<FaultInjector.Operation, Long> made =
+          new java.util.EnumMap<>(FaultInjector.Operation.class);
+      for (FaultInjector.Operation o : FaultInjector.Operation.values()) {
+        made.put(o, faults.count(o) - before.get(o));
+      }
+      return made;
     }
   }
 
@@ -198,12 +221,17 @@ class FaultInjectionTest {
   @ParameterizedTest
   @EnumSource(Operation.class)
   void everyNthWriteAndFsyncFailure(Operation op) {
-    long[] counts = measure(op);
-    assertThat(counts[0]).as("%s writes files", op).isPositive();
-    assertThat(counts[1]).as("%s fsyncs", op).isPositive();
+    Map<FaultInjector.Operation, Long> counts = measure(op);
+    assertThat(counts.get(FaultInjector.Operation.WRITE)).as("%s writes files", op).isPositive();
+    assertThat(counts.get(FaultInjector.Operation.FSYNC)).as("%s fsyncs", op).isPositive();
+    assertThat(counts.get(FaultInjector.Operation.DIRECTORY_FSYNC))
+        .as("%s fsyncs a directory", op)
+        .isPositive();
+    if (op != Operation.COMMIT_LOG_APPENDS) {
+      assertThat(counts.get(FaultInjector.Operation.RENAME)).as("%s renames", op).isPositive();
+    }
     for (Kind kind : Kind.values()) {
-      boolean sync = kind == Kind.FSYNC_ENOSPC || kind == Kind.FSYNC_EIO;
-      long max = sync ? counts[1] : counts[0];
+      long max = counts.get(kind.operation);
       for (long n = 1; n <= max; n++) {
         String problem = runCase(op, kind, n);
         if (problem != null) {
@@ -223,15 +251,7 @@ class FaultInjectionTest {
     TalusDb db = faults.open(options);
     Table t = db.createTable(schema());
     load(db, t, e);
-    FaultInjector.Fault fault =
-        kind == Kind.WRITE_ENOSPC || kind == Kind.FSYNC_ENOSPC
-            ? FaultInjector.Fault.DISK_FULL
-            : FaultInjector.Fault.IO_ERROR;
-    if (kind == Kind.WRITE_ENOSPC || kind == Kind.WRITE_EIO) {
-      faults.failWrite(n, fault);
-    } else {
-      faults.failSync(n, fault);
-    }
+    faults.fail(kind.operation, n, kind.fault);
     long before = faults.faultsInjected();
     String[] failed = new String[1];
     RuntimeException thrown = null;
@@ -263,8 +283,9 @@ class FaultInjectionTest {
     if (d != null) {
       return "right after the fault: " + d;
     }
-    // After clearing the fault, retrying works (flush and compaction); a failed commit log
-    // refuses writes until reopened, by design.
+    // After clearing the fault, retrying works (flush and compaction), unless a failed fsync of
+    // the commit log or a manifest stopped the instance: then it and any write are refused.
+    boolean stopped = isFailStop(thrown);
     try {
       if (op != Operation.COMMIT_LOG_APPENDS) {
         runOperation(op, t, e, failed);
@@ -273,8 +294,33 @@ class FaultInjectionTest {
           return "after retrying: " + d;
         }
       }
+    } catch (StorageException ex) {
+      if (!isFailStop(ex)) {
+        return "retry after clearing the fault failed: " + ex;
+      }
+      stopped = true;
     } catch (RuntimeException ex) {
       return "retry after clearing the fault failed: " + ex;
+    }
+    if (stopped) {
+      // The commit log stops on any I/O error; flush and compaction only on a failed manifest
+      // fsync (a failed SSTable fsync fails the operation, a failed manifest write is undone).
+      if (op != Operation.COMMIT_LOG_APPENDS && kind.operation != FaultInjector.Operation.FSYNC) {
+        return "stopped the instance after a failed " + kind + ": only failed fsyncs may";
+      }
+      STOPPED.merge(op + " " + kind, 1, Integer::sum);
+      try {
+        write(t, new Expected(), 0, 77_777, "refused");
+        return "a write was accepted after the instance stopped";
+      } catch (StorageException ex) {
+        if (!isFailStop(ex)) {
+          return "a write after the stop failed unclearly: " + ex;
+        }
+      }
+      d = diff(t, e, null, null);
+      if (d != null) {
+        return "reads after the stop: " + d;
+      }
     }
     try {
       db.close();
@@ -304,6 +350,13 @@ class FaultInjectionTest {
     }
     deleteTree(dir);
     return null;
+  }
+
+  private static boolean isFailStop(RuntimeException ex) {
+    return ex instanceof StorageException
+        && ex.getMessage() != null
+        && ex.getMessage().contains("stopped accepting writes")
+        && ex.getMessage().contains("open it again");
   }
 
   private static int indexOf(String appendValue) {
@@ -354,7 +407,9 @@ class FaultInjectionTest {
           .append(en.getValue())
           .append(" injected, ")
           .append(FAILED_CLEANLY.getOrDefault(en.getKey(), 0))
-          .append(" reported as StorageException/WriteRejectedException");
+          .append(" reported as StorageException/WriteRejectedException, ")
+          .append(STOPPED.getOrDefault(en.getKey(), 0))
+          .append(" stopped the instance");
     }
     b.append("\n  total ").append(total).append(", inconsistent outcomes ").append(inconsistent);
     System.out.println(b);

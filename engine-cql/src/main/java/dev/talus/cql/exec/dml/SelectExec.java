@@ -1,0 +1,263 @@
+package dev.talus.cql.exec.dml;
+
+import dev.talus.ClusteringOrder;
+import dev.talus.InvalidQueryException;
+import dev.talus.ResultRow;
+import dev.talus.ResultSet;
+import dev.talus.Select;
+import dev.talus.Table;
+import dev.talus.cql.CqlColumn;
+import dev.talus.cql.CqlInvalidRequestException;
+import dev.talus.cql.CqlResult;
+import dev.talus.cql.CqlRow;
+import dev.talus.cql.exec.support.ExecContext;
+import dev.talus.cql.exec.support.Executable;
+import dev.talus.cql.exec.support.PrepareContext;
+import dev.talus.cql.exec.support.Source;
+import dev.talus.cql.exec.support.TableInfo;
+import dev.talus.cql.parse.ast.Ordering;
+import dev.talus.cql.parse.ast.Relation;
+import dev.talus.cql.parse.ast.SelectItem;
+import dev.talus.cql.parse.ast.SelectStatement;
+import dev.talus.cql.parse.ast.Selector;
+import dev.talus.cql.parse.ast.SourcePosition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@code SELECT} from a Talus table, prepared: the table handle, the restrictions, the selection,
+ * the ordering and limits. Each execution builds the engine's {@link Select} from them — the same
+ * call the builder API makes — and wraps its rows. The query-first rules are the engine's; a
+ * refusal keeps its rule-and-fix message and points at the {@code WHERE} clause. Immutable and
+ * thread-safe.
+ */
+final class SelectExec implements Executable {
+  private final Table table;
+  private final List<Where.Restriction> where;
+  private final List<TupleWhere.Restriction> tuples;
+  private final Selection selection;
+  private final String[] fetch;
+  private final String[] orderColumns;
+  private final ClusteringOrder[] orderDirections;
+  private final Limits limits;
+  private final boolean allowFiltering;
+  private final boolean distinct;
+  private final Source source;
+  private final SourcePosition at;
+  private final boolean fullPartitionKey;
+
+  private SelectExec(
+      Table table,
+      List<Where.Restriction> where,
+      List<TupleWhere.Restriction> tuples,
+      Selection selection,
+      List<Ordering> orderBy,
+      Limits limits,
+      boolean allowFiltering,
+      boolean distinct,
+      Source source,
+      SourcePosition at) {
+    this.table = table;
+    this.where = List.copyOf(where);
+    this.tuples = List.copyOf(tuples);
+    this.selection = selection;
+    this.fetch = selection.read().toArray(new String[0]);
+    this.orderColumns = new String[orderBy.size()];
+    this.orderDirections = new ClusteringOrder[orderBy.size()];
+    for (int i = 0; i < orderBy.size(); i++) {
+      orderColumns[i] = orderBy.get(i).column().name();
+      orderDirections[i] = orderBy.get(i).descending() ? ClusteringOrder.DESC : ClusteringOrder.ASC;
+    }
+    this.limits = limits;
+    this.allowFiltering = allowFiltering;
+    this.distinct = distinct;
+    this.source = source;
+    this.at = at;
+    long restricted =
+        where.stream()
+            .filter(r -> r.column().kind() == TableInfo.Kind.PARTITION_KEY)
+            .map(r -> r.column().name())
+            .distinct()
+            .count();
+    this.fullPartitionKey = restricted == table.schema().partitionKey().size();
+  }
+
+  static SelectExec prepare(SelectStatement s, Table table, PrepareContext pc) {
+    TableInfo info = TableInfo.of(table.schema());
+    Selection selection = Selection.prepare(s, info, table::token, pc);
+    List<Relation> single = new ArrayList<>(s.where().size());
+    List<TupleWhere.Restriction> tuples = new ArrayList<>(0);
+    for (Relation r : s.where()) {
+      if (TupleWhere.isMultiColumn(r)) {
+        tuples.add(TupleWhere.prepare(r, info, pc));
+      } else {
+        single.add(r);
+      }
+    }
+    List<Where.Restriction> where = Where.prepare(single, info, pc);
+    Source src = pc.source();
+    for (Ordering o : s.orderBy()) {
+      if (o.annOf() != null) {
+        throw src.notYet(
+            o.position(),
+            o.column().name().length(),
+            "ORDER BY ... ANN OF",
+            "Talus has no vectors yet");
+      }
+      TableInfo.Column c = Where.column(o.column(), info, pc);
+      if (c.kind() != TableInfo.Kind.CLUSTERING) {
+        throw src.invalid(
+            o.column(),
+            "Order by is currently only supported on the clustered columns of the PRIMARY KEY, got "
+                + c.name());
+      }
+    }
+    if (!s.groupBy().isEmpty()) {
+      throw src.notYet(
+          s.groupBy().get(0).position(),
+          1,
+          "GROUP BY",
+          "it needs aggregates, which arrive with the engine's aggregates");
+    }
+    if (s.distinct()) {
+      checkDistinct(s, info, pc);
+    }
+    Limits limits = Limits.prepare(s, pc);
+    return new SelectExec(
+        table,
+        where,
+        tuples,
+        selection,
+        s.orderBy(),
+        limits,
+        s.allowFiltering(),
+        s.distinct(),
+        src,
+        s.where().isEmpty() ? s.position() : s.where().get(0).position());
+  }
+
+  private static void checkDistinct(SelectStatement s, TableInfo info, PrepareContext pc) {
+    List<String> pk =
+        info.columns(TableInfo.Kind.PARTITION_KEY).stream().map(TableInfo.Column::name).toList();
+    String distinctOnly =
+        "SELECT DISTINCT queries must only request partition key columns and/or static columns";
+    if (s.isWildcard()) {
+      if (info.columns().size() > pk.size()) {
+        throw pc.source()
+            .invalid(
+                s.position(), distinctOnly + " (not " + info.columns().get(pk.size()).name() + ")");
+      }
+      return;
+    }
+    List<String> selected = new ArrayList<>();
+    for (SelectItem item : s.selectors()) {
+      if (!(item.selector() instanceof Selector.Column c)) {
+        throw pc.source().invalid(item.position(), distinctOnly + " (not an expression)");
+      }
+      if (!pk.contains(c.name().name())) {
+        throw pc.source().invalid(c.name(), distinctOnly + " (not " + c.name().name() + ")");
+      }
+      selected.add(c.name().name());
+    }
+    for (String k : pk) {
+      if (!selected.contains(k)) {
+        throw pc.source()
+            .invalid(
+                s.position(),
+                "SELECT DISTINCT queries must request all the partition key columns (missing "
+                    + k
+                    + ")");
+      }
+    }
+  }
+
+  @Override
+  public List<CqlColumn> resultColumns() {
+    return selection.columns();
+  }
+
+  @Override
+  public CqlResult execute(ExecContext ctx) {
+    Select s = table.select();
+    int partitions = 1;
+    for (Where.Restriction r : where) {
+      String col = r.column().name();
+      switch (r.op()) {
+        case EQ -> s.eq(col, r.value(ctx));
+        case IN -> {
+          List<Object> values = r.values(ctx);
+          if (r.column().kind() == TableInfo.Kind.PARTITION_KEY) {
+            partitions *= Math.max(1, values.size());
+          }
+          s.in(col, values);
+        }
+        case GT -> s.gt(col, r.value(ctx));
+        case GE -> s.ge(col, r.value(ctx));
+        case LT -> s.lt(col, r.value(ctx));
+        case LE -> s.le(col, r.value(ctx));
+      }
+    }
+    for (TupleWhere.Restriction t : tuples) {
+      t.addTo(s, ctx);
+    }
+    if (fetch.length > 0) {
+      s.columns(fetch);
+    }
+    for (int i = 0; i < orderColumns.length; i++) {
+      s.orderBy(orderColumns[i], orderDirections[i]);
+    }
+    int limit = limits.limit(ctx);
+    int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
+    boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
+    if (perPartition != Integer.MAX_VALUE) {
+      if (partitions == 1 && fullPartitionKey) {
+        // one partition (not a scan): its limit is the query's
+        limit = Math.min(limit, perPartition);
+      } else {
+        s.perPartitionLimit(perPartition);
+        if (orderColumns.length > 0 && limit <= ctx.pageSize() && ctx.pagingState() == null) {
+          // rows of several partitions merged into one order, with per-partition counts: the
+          // engine cannot page that, but a result within one page needs no paging (Cassandra
+          // reads such a query unpaged too)
+          paged = false;
+        }
+      }
+    }
+    if (limit != Integer.MAX_VALUE) {
+      s.limit(limit);
+    }
+    if (paged && ctx.pageSize() != Integer.MAX_VALUE) {
+      s.pageSize(ctx.pageSize());
+    }
+    if (paged && ctx.pagingState() != null) {
+      s.pagingState(ctx.pagingState());
+    }
+    if (allowFiltering) {
+      s.allowFiltering();
+    }
+    ResultSet rs;
+    try {
+      rs = s.execute();
+    } catch (CqlInvalidRequestException e) {
+      throw e;
+    } catch (InvalidQueryException e) {
+      if (!fullPartitionKey) {
+        // Valid in Cassandra (a scan of the table, or filtering across partitions): the engine
+        // has no scans yet. Once it has, it stops refusing and this refusal goes away.
+        throw source.notYet(
+            at,
+            1,
+            "a SELECT without the full partition key (a scan of the table)",
+            "scans arrive with the engine's table scans; meanwhile: "
+                + EngineMessages.inCql(e.getMessage()));
+      }
+      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
+    }
+    List<ResultRow> engineRows = rs.rows();
+    List<CqlRow> rows = new ArrayList<>(engineRows.size());
+    for (ResultRow r : engineRows) {
+      rows.add(selection.row(r, ctx));
+    }
+    return CqlResult.rows(selection.columns(), rows, rs.pagingState().orElse(null), ctx.warnings());
+  }
+}

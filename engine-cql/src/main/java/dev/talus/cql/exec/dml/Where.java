@@ -1,0 +1,244 @@
+package dev.talus.cql.exec.dml;
+
+import dev.talus.cql.ColumnType;
+import dev.talus.cql.exec.support.ExecContext;
+import dev.talus.cql.exec.support.PrepareContext;
+import dev.talus.cql.exec.support.Receiver;
+import dev.talus.cql.exec.support.Source;
+import dev.talus.cql.exec.support.TableInfo;
+import dev.talus.cql.exec.term.Operand;
+import dev.talus.cql.exec.term.Terms;
+import dev.talus.cql.parse.CqlPrinter;
+import dev.talus.cql.parse.ast.Identifier;
+import dev.talus.cql.parse.ast.InValues;
+import dev.talus.cql.parse.ast.Relation;
+import dev.talus.cql.parse.ast.SourcePosition;
+import dev.talus.cql.parse.ast.Term;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code WHERE} clause of a read or a write, prepared: each relation on a column with {@code
+ * =}, {@code IN} or a range, its values typed by the column. A SELECT's multi-column relations are
+ * prepared by {@link TupleWhere}; in a write they are refused as Cassandra refuses them. Relations
+ * the engine cannot serve yet ({@code token()}, {@code CONTAINS}, {@code LIKE}, custom index
+ * expressions) are refused as such; the query-first rules themselves are the engine's to enforce.
+ * Immutable and thread-safe.
+ */
+final class Where {
+  /** A restriction's comparison. */
+  enum Op {
+    EQ,
+    IN,
+    GT,
+    GE,
+    LT,
+    LE;
+
+    boolean isSlice() {
+      return this != EQ && this != IN;
+    }
+
+    boolean isLowerBound() {
+      return this == GT || this == GE;
+    }
+  }
+
+  /**
+   * One restriction.
+   *
+   * @param column the column
+   * @param op the comparison
+   * @param values the value (one) or the listed IN values
+   * @param inMarker the marker of {@code IN ?}, or null
+   * @param name where the column was written
+   * @param source for errors at execution
+   */
+  record Restriction(
+      TableInfo.Column column,
+      Op op,
+      List<Operand> values,
+      Operand inMarker,
+      Identifier name,
+      Source source) {
+
+    /** The value of an EQ or range restriction, checked: neither null nor unset. */
+    Object value(ExecContext ctx) {
+      return checked(values.get(0).eval(ctx, null));
+    }
+
+    /** The values of the restriction (one, or the IN list), each checked. */
+    List<Object> values(ExecContext ctx) {
+      if (inMarker != null) {
+        Object list = inMarker.eval(ctx, null);
+        if (list == ExecContext.UNSET) {
+          throw source.invalid(name, "Invalid unset value for column " + column.name());
+        }
+        if (list == null) {
+          throw source.invalid(name, "Invalid null value for IN restriction on " + column.name());
+        }
+        return List.copyOf((Collection<?>) list);
+      }
+      List<Object> out = new ArrayList<>(values.size());
+      for (Operand o : values) {
+        out.add(checked(o.eval(ctx, null)));
+      }
+      return out;
+    }
+
+    private Object checked(Object v) {
+      if (v == ExecContext.UNSET) {
+        throw source.invalid(name, "Invalid unset value for column " + column.name());
+      }
+      if (v == null) {
+        throw source.invalid(name, "Invalid null value in condition for column " + column.name());
+      }
+      return v;
+    }
+  }
+
+  private Where() {}
+
+  /** Prepares every relation of {@code relations} against {@code table}. */
+  static List<Restriction> prepare(List<Relation> relations, TableInfo table, PrepareContext pc) {
+    Source src = pc.source();
+    List<Restriction> out = new ArrayList<>();
+    Map<String, List<Restriction>> byColumn = new HashMap<>();
+    for (Relation r : relations) {
+      Restriction x = restriction(r, table, pc);
+      List<Restriction> same = byColumn.computeIfAbsent(x.column().name(), k -> new ArrayList<>());
+      for (Restriction y : same) {
+        String col = x.column().name();
+        if (x.op() == Op.EQ || y.op() == Op.EQ) {
+          throw src.invalid(
+              x.name(),
+              col + " cannot be restricted by more than one relation if it includes an Equal");
+        }
+        if (x.op() == Op.IN || y.op() == Op.IN) {
+          throw src.invalid(
+              x.name(),
+              col + " cannot be restricted by more than one relation if it includes a IN");
+        }
+        if (x.op().isLowerBound() == y.op().isLowerBound()) {
+          throw src.invalid(
+              x.name(),
+              "More than one restriction was found for the "
+                  + (x.op().isLowerBound() ? "start" : "end")
+                  + " bound on "
+                  + col);
+        }
+      }
+      same.add(x);
+      out.add(x);
+    }
+    return out;
+  }
+
+  private static Restriction restriction(Relation r, TableInfo table, PrepareContext pc) {
+    Source src = pc.source();
+    if (r instanceof Relation.Compare c) {
+      TableInfo.Column col = column(c.column(), table, pc);
+      Op op =
+          switch (c.operator()) {
+            case EQ -> Op.EQ;
+            case LT -> Op.LT;
+            case LTE -> Op.LE;
+            case GT -> Op.GT;
+            case GTE -> Op.GE;
+            case NEQ ->
+                throw src.invalid(
+                    c.column(),
+                    "Unsupported \"!=\" relation: "
+                        + CqlPrinter.quoteName(col.name())
+                        + " != "
+                        + CqlPrinter.print(c.value()));
+            case LIKE ->
+                throw src.notYet(
+                    c.column().position(),
+                    col.name().length(),
+                    "LIKE restrictions",
+                    "they need a storage-attached index, which arrives with indexes");
+            case CONTAINS, CONTAINS_KEY ->
+                throw src.notYet(
+                    c.column().position(),
+                    col.name().length(),
+                    c.operator().cql() + " restrictions",
+                    "Talus has no collections yet");
+            default -> throw new IllegalStateException(c.operator().toString());
+          };
+      if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice()) {
+        throw src.invalid(
+            c.column(),
+            "Only EQ and IN relation are supported on the partition key (unless you use the"
+                + " token() function)");
+      }
+      return new Restriction(
+          col, op, List.of(value(c.value(), table.receiver(col), pc)), null, c.column(), src);
+    }
+    if (r instanceof Relation.In in) {
+      TableInfo.Column col = column(in.column(), table, pc);
+      if (in.values() instanceof InValues.Marker m) {
+        Receiver list =
+            table.receiver(col).as("in(" + col.name() + ")", new ColumnType.ListOf(col.type()));
+        return new Restriction(
+            col, Op.IN, List.of(), Terms.prepare(m.marker(), list, pc), in.column(), src);
+      }
+      List<Operand> values = new ArrayList<>();
+      for (Term t : ((InValues.Listed) in.values()).terms()) {
+        values.add(value(t, table.receiver(col), pc));
+      }
+      return new Restriction(col, Op.IN, values, null, in.column(), src);
+    }
+    SourcePosition at = r.position();
+    if (r instanceof Relation.IsNotNull n) {
+      throw src.invalid(
+          n.column(),
+          "Unsupported restriction: "
+              + CqlPrinter.quoteName(n.column().name())
+              + " IS NOT NULL"
+              + " (IS NOT NULL only appears in a materialized view's definition)");
+    }
+    if (r instanceof Relation.Token) {
+      throw src.notYet(
+          at,
+          5,
+          "token() restrictions",
+          "reading a range of tokens is a scan of the table, which arrives with scans");
+    }
+    if (TupleWhere.isMultiColumn(r)) {
+      // a SELECT takes them (TupleWhere) before the single-column relations come here
+      throw src.invalid(
+          at,
+          "Multi-column relations cannot be used in WHERE clauses for UPDATE and DELETE statements");
+    }
+    if (r instanceof Relation.MapElement m) {
+      throw src.notYet(
+          m.column().position(),
+          m.column().name().length(),
+          "restrictions on map elements (m[k] = v)",
+          "Talus has no collections yet");
+    }
+    throw src.notYet(at, 4, "custom index expressions (expr(...))", "Talus has no indexes yet");
+  }
+
+  private static Operand value(Term t, Receiver receiver, PrepareContext pc) {
+    return Terms.prepare(t, receiver, pc);
+  }
+
+  static TableInfo.Column column(Identifier name, TableInfo table, PrepareContext pc) {
+    TableInfo.Column col = table.column(name.name());
+    if (col == null) {
+      throw pc.source()
+          .invalid(
+              name,
+              "Undefined column name "
+                  + CqlPrinter.quoteName(name.name())
+                  + " in table "
+                  + table.qualifiedName());
+    }
+    return col;
+  }
+}

@@ -1,0 +1,316 @@
+package dev.talus.cql.exec.term;
+
+import dev.talus.DataType;
+import dev.talus.ResultRow;
+import dev.talus.cql.ColumnType;
+import dev.talus.cql.exec.support.ExecContext;
+import dev.talus.cql.exec.support.PrepareContext;
+import dev.talus.cql.exec.support.Receiver;
+import dev.talus.cql.exec.support.Source;
+import dev.talus.cql.exec.support.TableInfo;
+import dev.talus.cql.parse.CqlPrinter;
+import dev.talus.cql.parse.ast.Identifier;
+import dev.talus.cql.parse.ast.Selector;
+import dev.talus.cql.parse.ast.SourcePosition;
+import dev.talus.cql.parse.ast.Term;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * Prepares the selectors of a {@code SELECT} against a table: columns, {@code writetime()}, {@code
+ * maxwritetime()} and {@code ttl()} of regular columns, {@code token()} of the partition key,
+ * constants, native functions, {@code toJson()} and casts — each becoming an {@link Operand} that
+ * reads a row, with the result column's name as Cassandra names it. Static, thread-safe.
+ */
+public final class Selectors {
+  private Selectors() {}
+
+  /**
+   * A prepared selector.
+   *
+   * @param operand computes the value from a row
+   * @param name the result column's name (before any alias)
+   */
+  public record Selected(Operand operand, String name) {}
+
+  /** What selectors read from: a table, its source columns, and how to compute a token. */
+  public record Scope(
+      TableInfo table, Set<String> read, Function<Object[], Long> token, PrepareContext pc) {}
+
+  /** Prepares {@code s}; every column it reads is added to {@code scope.read()}. */
+  public static Selected prepare(Selector s, Scope scope) {
+    PrepareContext pc = scope.pc();
+    Source src = pc.source();
+    if (s instanceof Selector.Column c) {
+      TableInfo.Column col = column(c.name(), scope);
+      scope.read().add(col.name());
+      return new Selected(new Read(col.name(), col.type()), col.name());
+    }
+    if (s instanceof Selector.WritetimeOrTtl w) {
+      return metadata(w, scope);
+    }
+    if (s instanceof Selector.Value v) {
+      return new Selected(constant(v.term(), pc), CqlPrinter.print(v.term()));
+    }
+    if (s instanceof Selector.TypeHint h) {
+      DataType type = Terms.nativeType(h.type(), pc);
+      if (h.selector() instanceof Selector.Value v) {
+        Operand op = Terms.prepare(v.term(), Receiver.of("(" + type.cqlName() + ")", type), pc);
+        return new Selected(op, CqlPrinter.print(v.term()));
+      }
+      Selected inner = prepare(h.selector(), scope);
+      if (!(inner.operand().type() instanceof ColumnType.Native n)
+          || !Terms.assignable(n.type(), type)) {
+        throw src.invalid(
+            h.position(),
+            "Cannot use a value of type " + inner.operand().type().cql() + " as " + type.cqlName());
+      }
+      return inner;
+    }
+    if (s instanceof Selector.Cast c) {
+      Selected inner = prepare(c.selector(), scope);
+      DataType to = Terms.nativeType(c.type().type());
+      if (to == null || !(inner.operand().type() instanceof ColumnType.Native from)) {
+        throw Types.unsupported(c.type(), pc);
+      }
+      UnaryOperator<Object> conversion = Casts.of(from.type(), to);
+      if (conversion == null) {
+        throw src.invalid(
+            c.position(), "Cannot cast a value of type " + from.cql() + " to " + to.cqlName());
+      }
+      return new Selected(
+          new Terms.Converted(inner.operand(), conversion, ColumnType.of(to)),
+          "cast(" + inner.name() + " as " + to.cqlName() + ")");
+    }
+    if (s instanceof Selector.FunctionCall f) {
+      return call(f, scope);
+    }
+    if (s instanceof Selector.CountRows c) {
+      throw src.notYet(
+          c.position(), 5, "count(*)", "aggregate functions arrive with the engine's aggregates");
+    }
+    if (s instanceof Selector.Arithmetic a) {
+      throw src.notYet(
+          a.position(),
+          1,
+          "arithmetic in selectors (" + a.operator().symbol() + ")",
+          "compute it in the application");
+    }
+    if (s instanceof Selector.Negation n) {
+      throw src.notYet(n.position(), 1, "arithmetic in selectors (unary -)", "");
+    }
+    String what =
+        s instanceof Selector.Field
+            ? "field selection (u.f)"
+            : s instanceof Selector.Element
+                ? "element selection (c[k])"
+                : s instanceof Selector.Slice
+                    ? "slice selection (c[a..b])"
+                    : "tuple, list, set and map selectors";
+    throw notYet(src, s.position(), what);
+  }
+
+  private static Selected metadata(Selector.WritetimeOrTtl w, Scope scope) {
+    Source src = scope.pc().source();
+    if (!(w.column() instanceof Selector.Column c)) {
+      throw src.notYet(
+          w.position(),
+          w.kind().cql().length(),
+          w.kind().cql() + "() of an element or field",
+          "Talus has no collections or user-defined types yet");
+    }
+    TableInfo.Column col = column(c.name(), scope);
+    if (col.kind() != TableInfo.Kind.REGULAR) {
+      throw src.invalid(
+          c.name(),
+          "Cannot use selection function " + w.kind().cql() + " on PRIMARY KEY part " + col.name());
+    }
+    scope.read().add(col.name());
+    String name = w.kind().cql() + "(" + col.name() + ")";
+    Operand op =
+        w.kind() == Selector.MetadataKind.TTL
+            ? new Meta(col.name(), ColumnType.of(DataType.INT), true)
+            : new Meta(col.name(), ColumnType.of(DataType.BIGINT), false);
+    return new Selected(op, name);
+  }
+
+  private static RuntimeException notYet(Source src, SourcePosition at, String what) {
+    return src.notYet(at, 1, what, "Talus has no collections, tuples or user-defined types yet");
+  }
+
+  private static TableInfo.Column column(Identifier name, Scope scope) {
+    TableInfo.Column col = scope.table().column(name.name());
+    if (col == null) {
+      throw scope
+          .pc()
+          .source()
+          .invalid(
+              name,
+              "Undefined column name "
+                  + CqlPrinter.quoteName(name.name())
+                  + " in table "
+                  + scope.table().qualifiedName());
+    }
+    return col;
+  }
+
+  private static Operand constant(Term t, PrepareContext pc) {
+    ColumnType known = Terms.knownType(t);
+    if (known instanceof ColumnType.Native n) {
+      return Terms.prepare(t, Receiver.of("selection", n.type()), pc);
+    }
+    if (t instanceof Term.Literal l) {
+      DataType type = Values.naturalType(l.kind(), l.text());
+      return Terms.prepare(t, Receiver.of("selection", type), pc);
+    }
+    throw pc.source()
+        .invalid(
+            t.position(),
+            "Cannot infer the type of "
+                + CqlPrinter.print(t)
+                + " in the selection; give it a type hint, e.g. (int) ?");
+  }
+
+  private static Selected call(Selector.FunctionCall f, Scope scope) {
+    PrepareContext pc = scope.pc();
+    String name = Functions.nameOf(f.name(), pc);
+    List<Selected> argsSelected = new ArrayList<>();
+    if (name.equals("token")) {
+      return token(f, scope);
+    }
+    if (name.equals("tojson")) {
+      if (f.arguments().size() != 1) {
+        throw pc.source()
+            .invalid(
+                f.position(), "toJson() takes exactly one argument, got " + f.arguments().size());
+      }
+      Selected inner = prepare(f.arguments().get(0), scope);
+      Operand json = new ToJson(inner.operand());
+      return new Selected(json, "system.tojson(" + inner.name() + ")");
+    }
+    List<Arg> args = new ArrayList<>();
+    for (Selector a : f.arguments()) {
+      args.add(arg(a, scope, argsSelected));
+    }
+    Operand op = Functions.call(f.name(), f.position(), args, null, pc);
+    List<String> texts = new ArrayList<>();
+    for (Arg a : args) {
+      texts.add(a.text());
+    }
+    return new Selected(op, "system." + name + "(" + String.join(", ", texts) + ")");
+  }
+
+  private static Arg arg(Selector s, Scope scope, List<Selected> prepared) {
+    if (s instanceof Selector.Value v) {
+      return Terms.args(List.of(v.term()), scope.pc()).get(0);
+    }
+    Selected sel = prepare(s, scope);
+    prepared.add(sel);
+    return new Arg() {
+      @Override
+      public SourcePosition position() {
+        return s.position();
+      }
+
+      @Override
+      public ColumnType knownType() {
+        return sel.operand().type();
+      }
+
+      @Override
+      public boolean accepts(DataType type) {
+        return sel.operand().type() instanceof ColumnType.Native n
+            && Terms.assignable(n.type(), type);
+      }
+
+      @Override
+      public Operand prepare(Receiver receiver) {
+        return sel.operand();
+      }
+
+      @Override
+      public String text() {
+        return sel.name();
+      }
+    };
+  }
+
+  private static Selected token(Selector.FunctionCall f, Scope scope) {
+    Source src = scope.pc().source();
+    List<TableInfo.Column> pk = scope.table().columns(TableInfo.Kind.PARTITION_KEY);
+    if (scope.token() == null) {
+      throw src.invalid(
+          f.position(), "token() is not available on " + scope.table().qualifiedName());
+    }
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < f.arguments().size(); i++) {
+      if (!(f.arguments().get(i) instanceof Selector.Column c)) {
+        throw src.invalid(
+            f.arguments().get(i).position(),
+            "The arguments of token() must be the partition key columns");
+      }
+      names.add(c.name().name());
+    }
+    List<String> expected = pk.stream().map(TableInfo.Column::name).toList();
+    if (!names.equals(expected)) {
+      throw src.invalid(
+          f.position(),
+          "The token function arguments must be in the partition key order: "
+              + String.join(", ", expected));
+    }
+    scope.read().addAll(expected);
+    Function<Object[], Long> token = scope.token();
+    Operand op =
+        new Operand() {
+          @Override
+          public Object eval(ExecContext ctx, ResultRow row) {
+            Object[] values = new Object[expected.size()];
+            for (int i = 0; i < values.length; i++) {
+              values[i] = row.get(expected.get(i));
+            }
+            return token.apply(values);
+          }
+
+          @Override
+          public ColumnType type() {
+            return ColumnType.of(DataType.BIGINT);
+          }
+        };
+    return new Selected(op, "system.token(" + String.join(", ", expected) + ")");
+  }
+
+  /** Reads a column of the row. */
+  public record Read(String column, ColumnType type) implements Operand {
+    @Override
+    public Object eval(ExecContext ctx, ResultRow row) {
+      return row.get(column);
+    }
+  }
+
+  /** Reads a column's write time or TTL. */
+  record Meta(String column, ColumnType type, boolean ttl) implements Operand {
+    @Override
+    public Object eval(ExecContext ctx, ResultRow row) {
+      if (ttl) {
+        return row.ttl(column);
+      }
+      return row.writeTime(column);
+    }
+  }
+
+  /** {@code toJson(x)}. */
+  record ToJson(Operand inner) implements Operand {
+    @Override
+    public Object eval(ExecContext ctx, ResultRow row) {
+      return Json.write(inner.type(), inner.eval(ctx, row));
+    }
+
+    @Override
+    public ColumnType type() {
+      return ColumnType.of(DataType.TEXT);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The Cassandra native protocol (v4) in front of an embedded Talus: {@link
+ * dev.talus.server.TalusServer} lets the Cassandra drivers run CQL against a {@link
+ * dev.talus.TalusDb}. The protocol's codec lives in {@code dev.talus.server.wire}, internal to this
+ * module.
+ */
+package dev.talus.server;

@@ -1,0 +1,97 @@
+package dev.talus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The Apache Cassandra Java driver connects to a Talus server as to a one-node cluster. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DriverTest {
+  @TempDir static Path dir;
+  private TalusDb db;
+  private TalusServer server;
+  private CqlSession session;
+
+  @BeforeAll
+  void start() {
+    db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
+    server = TalusServer.start(db);
+    session = DriverSessions.connect(server);
+  }
+
+  @AfterAll
+  void stop() {
+    if (session != null) {
+      session.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    db.close();
+  }
+
+  @Test
+  void theDriverNegotiatesV4AndSeesOneNodeInDatacenter1() {
+    assertThat(session.getContext().getProtocolVersion()).isEqualTo(ProtocolVersion.V4);
+    assertThat(session.getMetadata().getNodes()).hasSize(1);
+    Node node = session.getMetadata().getNodes().values().iterator().next();
+    assertThat(node.getDatacenter()).isEqualTo("datacenter1");
+    assertThat(node.getRack()).isEqualTo("rack1");
+    Row local = session.execute("SELECT release_version, cluster_name FROM system.local").one();
+    assertThat(local.getString("release_version")).isEqualTo("5.0.0");
+    assertThat(local.getString(1)).isEqualTo("Talus");
+  }
+
+  @Test
+  void selectOfAnEmptyResultHasItsColumns() {
+    ResultSet rs = session.execute("SELECT peer, data_center FROM system.peers");
+    assertThat(rs.one()).isNull();
+    assertThat(rs.getColumnDefinitions().size()).isEqualTo(2);
+    assertThat(rs.getColumnDefinitions().get(0).getName().asInternal()).isEqualTo("peer");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lz4", "snappy"})
+  void compressedConnectionsCarryStatementsBothWays(String compression) {
+    try (CqlSession compressed = DriverSessions.connect(server, null, compression)) {
+      compressed.execute(
+          "CREATE KEYSPACE IF NOT EXISTS squeeze WITH replication = {'class': 'SimpleStrategy',"
+              + " 'replication_factor': 1}");
+      compressed.execute(
+          "CREATE TABLE IF NOT EXISTS squeeze.t (k text, c int, v text, PRIMARY KEY (k, c))");
+      String big = "abc".repeat(10_000);
+      PreparedStatement insert =
+          compressed.prepare("INSERT INTO squeeze.t (k, c, v) VALUES (?, ?, ?)");
+      for (int c = 0; c < 20; c++) {
+        compressed.execute(insert.bind(compression, c, big + c));
+      }
+      List<String> values = new ArrayList<>();
+      for (Row r :
+          compressed.execute(
+              SimpleStatement.newInstance("SELECT v FROM squeeze.t WHERE k = ?", compression)
+                  .setPageSize(7))) {
+        values.add(r.getString(0));
+      }
+      assertThat(values).hasSize(20);
+      assertThat(values.get(19)).isEqualTo(big + 19);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.talus.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.PipedReader;
+import java.io.PipedWriter;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ServeCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void serveAnswersTheNativeProtocolUntilStoppedThenClosesTheDatabase() throws Exception {
+    CommandLine cl = TalusCli.commandLine();
+    PipedReader pipe = new PipedReader();
+    cl.setOut(new PrintWriter(new PipedWriter(pipe), true));
+    cl.setErr(new PrintWriter(new StringWriter(), true));
+    ServeCommand serve = cl.getSubcommands().get("serve").getCommand();
+    AtomicInteger exit = new AtomicInteger(-1);
+    Thread t = new Thread(() -> exit.set(cl.execute("serve", dir.toString(), "--port", "0")));
+    t.start();
+    String line = new BufferedReader(pipe).readLine();
+    Matcher m = Pattern.compile("on 127\\.0\\.0\\.1:(\\d+) ").matcher(line);
+    assertThat(m.find()).as(line).isTrue();
+    int port = Integer.parseInt(m.group(1));
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      s.getOutputStream().write(new byte[] {4, 0, 0, 1, 0x05, 0, 0, 0, 0}); // OPTIONS
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      byte[] header = new byte[9];
+      in.readFully(header);
+      assertThat(header[0]).isEqualTo((byte) 0x84);
+      assertThat(header[4]).isEqualTo((byte) 0x06); // SUPPORTED
+    }
+    serve.stop();
+    t.join();
+    assertThat(exit.get()).isZero();
+    // the database was closed: the directory can be opened again
+    TalusDb.open(TalusOptions.builder(dir).build()).close();
+  }
+}
