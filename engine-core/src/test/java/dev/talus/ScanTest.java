@@ -284,4 +284,48 @@ class ScanTest {
     } while (state != null);
     assertThat(values).hasSize(30).doesNotHaveDuplicates();
   }
+
+  @Test
+  void aPageCanEndOnTheSingleRowOfAStaticOnlyPartition() {
+    Table st =
+        db.createTable(
+            TableSchema.builder("with_statics")
+                .partitionKey("p", DataType.INT)
+                .clusteringColumn("c", DataType.INT)
+                .staticColumn("s", DataType.INT)
+                .build());
+    List<Integer> ps = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
+    for (int p : ps) {
+      if (p % 2 == 0) {
+        st.insert().value("p", p).value("s", p).execute(); // static data, no rows
+      } else {
+        st.insert().value("p", p).value("c", 1).value("s", p).execute();
+        st.insert().value("p", p).value("c", 2).execute();
+      }
+    }
+    ps.sort(Comparator.comparingLong((Integer p) -> st.token(p)));
+    List<String> expected = new ArrayList<>();
+    for (int p : ps) {
+      if (p % 2 == 0) {
+        expected.add(p + ":null");
+      } else {
+        expected.add(p + ":1");
+        expected.add(p + ":2");
+      }
+    }
+    for (int pageSize = 1; pageSize <= 4; pageSize++) {
+      List<String> all = new ArrayList<>();
+      PagingState state = null;
+      do {
+        Select s = st.select().pageSize(pageSize);
+        if (state != null) {
+          s.pagingState(state);
+        }
+        ResultSet page = s.execute();
+        page.forEach(r -> all.add(r.getInt("p") + ":" + r.get("c")));
+        state = page.pagingState().orElse(null);
+      } while (state != null);
+      assertThat(all).as("page size " + pageSize).isEqualTo(expected);
+    }
+  }
 }

@@ -56,7 +56,11 @@ final class ScanPaging {
       }
       byte[] clustering = new byte[clusteringLength];
       in.readFully(clustering);
-      if (already < 0 || inPartition < 0 || !ClusteringBytes.isRow(clustering)) {
+      // a static-only partition's single row has the static clustering: resuming after it
+      // skips the rest of that partition
+      if (already < 0
+          || inPartition < 0
+          || !(ClusteringBytes.isRow(clustering) || ClusteringBytes.isStatic(clustering))) {
         throw new InvalidQueryException("paging state out of range");
       }
       return new Resume(PartitionKey.of(key), clustering, already, inPartition);
