@@ -1,5 +1,6 @@
 package dev.talus;
 
+import dev.talus.request.AggregateRequest;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
@@ -41,12 +42,22 @@ import java.util.Optional;
  * is read and the part taken from it.
  *
  * <p>A query that breaks a rule throws {@link InvalidQueryException} naming the rule and the fix.
- * Not thread-safe; build and execute it on one thread.
+ *
+ * <p><b>Scans.</b> A read that restricts no partition key column is a scan of the whole table (or,
+ * with {@link #tokenGt}, {@link #tokenGe}, {@link #tokenLt}, {@link #tokenLe}, of a token range):
+ * partitions come back in token order ({@link Table#token}), rows of each partition in clustering
+ * order. A scan visits every SSTable of the table; page it with {@link #pageSize} (each page reads
+ * one consistent set of SSTables and memtables and holds no more than a page of rows). Restricting
+ * clustering or regular columns in a scan filters across partitions and needs {@link
+ * #allowFiltering()}; a scan cannot be ordered ({@link #orderBy}, {@link #reversed}).
+ *
+ * <p>Not thread-safe; build and execute it on one thread.
  */
 public final class Select {
   private final Table table;
   private final List<Restriction> restrictions = new ArrayList<>();
   private final List<TupleRestriction> tupleRestrictions = new ArrayList<>(0);
+  private final List<Restriction> tokenRestrictions = new ArrayList<>(0);
   private final List<String> columns = new ArrayList<>();
   private final List<Map.Entry<String, ClusteringOrder>> orderBy = new ArrayList<>();
   private boolean reversed;
@@ -140,6 +151,36 @@ public final class Select {
 
   public Select le(String column, Object value) {
     return add(column, Restriction.Op.LE, Collections.singletonList(value));
+  }
+
+  /**
+   * {@code token(partition key) > token}: makes the read a scan of the partitions whose token is
+   * greater (the way drivers split a table: {@code tokenGt(a).tokenLe(b)} over consecutive ranges
+   * reads each partition exactly once). Cannot be combined with restrictions on partition key
+   * columns. Tokens are Talus's ({@link Table#token}), not a Cassandra cluster's.
+   */
+  public Select tokenGt(long token) {
+    return addToken(Restriction.Op.GT, token);
+  }
+
+  /** {@code token(partition key) >= token}; see {@link #tokenGt}. */
+  public Select tokenGe(long token) {
+    return addToken(Restriction.Op.GE, token);
+  }
+
+  /** {@code token(partition key) < token}; see {@link #tokenGt}. */
+  public Select tokenLt(long token) {
+    return addToken(Restriction.Op.LT, token);
+  }
+
+  /** {@code token(partition key) <= token}; see {@link #tokenGt}. */
+  public Select tokenLe(long token) {
+    return addToken(Restriction.Op.LE, token);
+  }
+
+  private Select addToken(Restriction.Op op, long token) {
+    tokenRestrictions.add(new Restriction("token", op, List.of(token)));
+    return this;
   }
 
   private Select add(String column, Restriction.Op op, List<Object> values) {
@@ -265,32 +306,85 @@ public final class Select {
   /**
    * Opt in to filtering inside the named partitions: conditions on regular columns, and clustering
    * restrictions the query-first rules cannot turn into slices (a column after a range, a skipped
-   * column), which are then checked row by row (CQL's {@code ALLOW FILTERING}).
+   * column), which are then checked row by row (CQL's {@code ALLOW FILTERING}). A scan needs it for
+   * any condition on a clustering or regular column: it then reads every partition of the table.
    */
   public Select allowFiltering() {
     this.allowFiltering = true;
     return this;
   }
 
+  /**
+   * {@code count(*)}: the rows this select matches, read page by page in bounded memory. An
+   * aggregate takes no {@link #limit}, {@link #perPartitionLimit}, {@link #pageSize} or {@link
+   * #pagingState}; it works on a partition, a slice or a scan (which still needs {@link
+   * #allowFiltering()} to filter).
+   */
+  public long count() {
+    return (Long) aggregate(AggregateRequest.Function.COUNT, null);
+  }
+
+  /** {@code count(column)}: the matching rows where {@code column} has a value. */
+  public long count(String column) {
+    return (Long) aggregate(AggregateRequest.Function.COUNT, Objects.requireNonNull(column));
+  }
+
+  /**
+   * {@code min(column)}: the smallest value of {@code column} over the matching rows, in its type's
+   * order, as its type's Java class; null if no row has a value. See {@link #count()}.
+   */
+  public Object min(String column) {
+    return aggregate(AggregateRequest.Function.MIN, Objects.requireNonNull(column));
+  }
+
+  /** {@code max(column)}: the largest value; see {@link #min}. */
+  public Object max(String column) {
+    return aggregate(AggregateRequest.Function.MAX, Objects.requireNonNull(column));
+  }
+
+  /**
+   * {@code sum(column)} of a numeric column, in the column's type as Cassandra returns it: an
+   * {@code int} column sums to an {@link Integer} (wrapping around on overflow, as in Cassandra), a
+   * {@code varint} to a {@link java.math.BigInteger}, a {@code double} to a {@link Double}; 0 over
+   * no values. See {@link #count()}.
+   */
+  public Object sum(String column) {
+    return aggregate(AggregateRequest.Function.SUM, Objects.requireNonNull(column));
+  }
+
+  /**
+   * {@code avg(column)} of a numeric column, in the column's type as Cassandra returns it: integer
+   * types truncate ({@code avg} of ints 1 and 2 is 1), summed without overflow first; 0 over no
+   * values. See {@link #count()}.
+   */
+  public Object avg(String column) {
+    return aggregate(AggregateRequest.Function.AVG, Objects.requireNonNull(column));
+  }
+
+  private Object aggregate(AggregateRequest.Function function, String column) {
+    return table.store().aggregate(request(), new AggregateRequest(function, column));
+  }
+
   public ResultSet execute() {
-    ReadResult r =
-        table
-            .store()
-            .read(
-                new ReadRequest(
-                    restrictions,
-                    tupleRestrictions,
-                    columns,
-                    orderBy,
-                    reversed,
-                    limit,
-                    pageSize,
-                    pagingState == null ? null : pagingState.bytes(),
-                    allowFiltering,
-                    perPartitionLimit,
-                    List.copyOf(selectors)));
+    ReadResult r = table.store().read(request());
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
+  }
+
+  private ReadRequest request() {
+    return new ReadRequest(
+        restrictions,
+        tupleRestrictions,
+        columns,
+        orderBy,
+        reversed,
+        limit,
+        pageSize,
+        pagingState == null ? null : pagingState.bytes(),
+        allowFiltering,
+        perPartitionLimit,
+        tokenRestrictions,
+        List.copyOf(selectors));
   }
 
   /** Executes and returns the first row, if any. */

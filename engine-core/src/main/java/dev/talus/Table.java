@@ -35,18 +35,6 @@ public final class Table {
     return store.schema().keyspace().orElseThrow();
   }
 
-  /**
-   * The token of a partition: where it sits in the order partitions are stored in, the first 64
-   * bits of the Murmur3 hash of its key (CQL's {@code token(...)}). Talus hashes its own key
-   * encoding, so a token equals Cassandra's only by chance; tokens order and compare alike.
-   *
-   * @param partitionKeyValues the partition key column values, in schema order
-   * @throws InvalidQueryException if a value is missing, null or of the wrong type
-   */
-  public long token(Object... partitionKeyValues) {
-    return store.token(java.util.Arrays.asList(partitionKeyValues));
-  }
-
   public TableSchema schema() {
     return store.schema();
   }
@@ -66,9 +54,34 @@ public final class Table {
     return new Delete(this);
   }
 
+  /**
+   * The token of a partition: the first 64 bits of the Murmur3 hash of its key bytes, compared as a
+   * signed long. Scans return partitions in token order, and {@link Select#tokenGt} and friends
+   * restrict them to a token range. Talus encodes keys differently from Cassandra, so a key's token
+   * is not the one a Cassandra cluster gives it.
+   *
+   * @param partitionKeyValues the partition key column values, in schema order
+   * @throws InvalidQueryException if a value is missing, null or of the wrong type
+   */
+  public long token(Object... partitionKeyValues) {
+    return store.token(java.util.Arrays.asList(partitionKeyValues));
+  }
+
   /** Starts a read. */
   public Select select() {
     return new Select(this);
+  }
+
+  /**
+   * Removes every row of this table (CQL's {@code TRUNCATE}), durably: the schema file switches the
+   * table to a new, empty store in one atomic rewrite, so a crash leaves either all the old data or
+   * none of it, and the old commit-log records are never replayed. The old files are deleted once
+   * the last read using them finishes. Writes racing with the truncate may or may not survive it;
+   * reads racing with it see the old data or none. This handle (and every other of the table) goes
+   * on working on the empty table.
+   */
+  public void truncate() {
+    store.truncate();
   }
 
   /**

@@ -105,6 +105,29 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Drops table {@code name}, written {@code keyspace.table} or, for a table of the default
+   * keyspace, {@code table} (CQL's {@code DROP TABLE}): it is gone from the schema at once, durably
+   * — a crash right after leaves it dropped — its memtable data is discarded and its files are
+   * deleted once the last read using them finishes. Its commit-log records are never replayed, even
+   * into a table created later under the same name (which starts empty). {@link Table} handles of
+   * it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot} does
+   * not exist in Talus).
+   *
+   * @throws InvalidQueryException if there is no such table
+   */
+  public void dropTable(String name) {
+    database.dropTable(name, false);
+    handles.remove(qualified(name));
+  }
+
+  /** Like {@link #dropTable}, but returns false instead of failing if there is no such table. */
+  public boolean dropTableIfExists(String name) {
+    boolean dropped = database.dropTable(name, true);
+    handles.remove(qualified(name));
+    return dropped;
+  }
+
+  /**
    * Creates a user-defined type, stored with the schema, for tables to use ({@link DataType#udt}).
    * Fails with {@link InvalidSchemaException} if a type of that name exists, or a field names a
    * user type not created yet. Types cannot be altered or dropped.
@@ -186,7 +209,7 @@ public final class TalusDb implements AutoCloseable {
 
   /**
    * Drops an empty keyspace; returns false if there is none of that name. A keyspace that holds
-   * tables is refused ({@link InvalidSchemaException}): tables cannot be dropped yet.
+   * tables is refused ({@link InvalidSchemaException}): drop its tables first ({@link #dropTable}).
    */
   public boolean dropKeyspace(String name) {
     return database.dropKeyspace(name);
@@ -266,9 +289,16 @@ public final class TalusDb implements AutoCloseable {
   }
 
   private Table handle(TableHandle store) {
+    // a table dropped and created again under the same name has a new handle
     TableSchema s = store.schema();
-    return handles.computeIfAbsent(
-        s.keyspace().orElseThrow() + "." + s.name(), n -> new Table(store));
+    return handles.compute(
+        s.keyspace().orElseThrow() + "." + s.name(),
+        (n, t) -> t != null && t.store() == store ? t : new Table(store));
+  }
+
+  /** {@code name} as the handles are keyed: {@code keyspace.table}. */
+  private String qualified(String name) {
+    return name.indexOf('.') < 0 ? database.options().defaultKeyspace() + "." + name : name;
   }
 
   /** Waits for in-flight work, releases the directory lock. Idempotent. */

@@ -77,16 +77,27 @@ class QueryRulesTest {
   static Stream<Arguments> rejectedQueries() {
     return Stream.of(
         rejected(
-            "no partition key at all",
+            "no partition key at all: a scan filtering on a clustering column",
             s -> s.eq("a", 1),
             true,
-            "partition key",
-            "p1",
-            "p2",
-            "full partition key"),
+            "restricts [a] but not the partition key [p1, p2]",
+            "every partition",
+            "allowFiltering()"),
+        rejected(
+            "no partition key at all: a scan filtering on a regular column",
+            s -> s.eq("v", "v111"),
+            true,
+            "restricts [v] but not the partition key [p1, p2]",
+            "one table per query"),
         rejected(
             "one of two partition key columns missing",
             s -> s.eq("p1", "x"),
+            true,
+            "p2",
+            "full partition key"),
+        rejected(
+            "one of two partition key columns, with allowFiltering: no partial-key scan",
+            s -> s.eq("p1", "x").allowFiltering(),
             true,
             "p2",
             "full partition key"),

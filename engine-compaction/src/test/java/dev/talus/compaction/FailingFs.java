@@ -108,6 +108,11 @@ final class FailingFs implements StorageFs {
   }
 
   @Override
+  public List<Path> listDirectories(Path dir) throws IOException {
+    return fs.listDirectories(dir);
+  }
+
+  @Override
   public boolean exists(Path file) {
     return fs.exists(file);
   }

@@ -108,6 +108,15 @@ final class CommitLogReplay {
     }
   }
 
+  /** The highest table id among the records read (0 if none). */
+  int highestTableId() {
+    int max = 0;
+    for (int id : seen) {
+      max = Math.max(max, id);
+    }
+    return max;
+  }
+
   /** Records replayed. */
   long records() {
     return records;

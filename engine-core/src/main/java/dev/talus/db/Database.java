@@ -56,18 +56,18 @@ public final class Database implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   static final String LOCK_FILE = "LOCK";
 
-  private final DbContext ctx;
-  private final Path dir;
+  final DbContext ctx;
+  final Path dir;
   private final FileLockHandle lock;
-  private final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
-  private final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
-  private final Keyspaces keyspaces = new Keyspaces();
-  private final SetAsideTables setAside = new SetAsideTables();
+  final Map<String, TableHandle> tables = new ConcurrentHashMap<>();
+  final Map<Integer, TableStore> byId = new ConcurrentHashMap<>();
+  final Keyspaces keyspaces = new Keyspaces();
+  final SetAsideTables setAside = new SetAsideTables();
   private final BackgroundJobs jobs;
-  private final MemtableBudget budget;
-  private final TableHost host;
-  private Catalog catalog;
-  private CommitLog commitLog;
+  final MemtableBudget budget;
+  final TableHost host;
+  Catalog catalog;
+  CommitLog commitLog;
   private WritePipeline writes;
   private long replayedRecords;
 
@@ -129,6 +129,7 @@ public final class Database implements Closeable {
 
   private void loadTables() throws IOException {
     catalog = Catalog.load(ctx.fs(), dir, ctx.options().defaultKeyspace());
+    TableRemoval.removeOrphans(ctx.fs(), dir.resolve("tables"), catalog);
     keyspaces.reload(catalog, byId.values());
     for (Map.Entry<Integer, TableSchema> e : catalog.tables().entrySet()) {
       TableSchema s = e.getValue();
@@ -187,11 +188,12 @@ public final class Database implements Closeable {
     CommitLogReplay replay = new CommitLogReplay(ctx, byId, setAside.ids(), budget);
     commitLog = replay.open();
     replayedRecords = replay.records();
+    catalog.reserveIdsBelow(replay.highestTableId() + 1);
     writes = new WritePipeline(ctx, commitLog, budget, jobs, keyspaces::logged);
     replay.finish(commitLog);
   }
 
-  private Path tableDir(int id, TableSchema s) {
+  Path tableDir(int id, TableSchema s) {
     return dir.resolve("tables").resolve(s.name() + "-" + id);
   }
 
@@ -351,7 +353,7 @@ public final class Database implements Closeable {
 
   /**
    * Drops an empty keyspace; false if there is none of that name. A keyspace that holds tables is
-   * refused: Talus cannot drop tables yet.
+   * refused: drop its tables first.
    */
   public synchronized boolean dropKeyspace(String name) {
     ctx.checkOpen();
@@ -369,6 +371,11 @@ public final class Database implements Closeable {
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "batch");
     }
+  }
+
+  /** Drops table {@code name}; false if there is none and {@code ifExists} (see TableRemoval). */
+  public synchronized boolean dropTable(String name, boolean ifExists) {
+    return TableRemoval.drop(this, name, ifExists);
   }
 
   /** Changes a table's compaction strategy; the new one takes over the existing SSTables. */

@@ -59,6 +59,11 @@ final class Keyspaces {
     }
   }
 
+  /** Table {@code t} was dropped, or replaced by a truncate. */
+  void tableRemoved(TableStore t) {
+    unlogged.remove(t.id());
+  }
+
   /** Saves the keyspace (added or replaced), then takes it. */
   void put(Catalog catalog, KeyspaceSchema keyspace, Collection<TableStore> tables) {
     try {
@@ -158,8 +163,8 @@ final class Keyspaces {
               + name
               + " holds tables "
               + held
-              + ": dropping a keyspace with its tables is not supported yet by Talus (tables"
-              + " cannot be dropped yet); only an empty keyspace can be dropped");
+              + ": dropping a keyspace with its tables is not supported yet by Talus; drop its"
+              + " tables first (TalusDb.dropTable), then the empty keyspace");
     }
     try {
       catalog.removeKeyspace(name);

@@ -2,6 +2,7 @@ package dev.talus.db;
 
 import dev.talus.CompactionOptions;
 import dev.talus.CorruptDataException;
+import dev.talus.InvalidQueryException;
 import dev.talus.SSTableSummary;
 import dev.talus.StorageException;
 import dev.talus.StoredPartition;
@@ -9,8 +10,10 @@ import dev.talus.TableHistograms;
 import dev.talus.TableSchema;
 import dev.talus.TableStats;
 import dev.talus.io.CorruptFileException;
+import dev.talus.read.Aggregation;
 import dev.talus.read.PartitionDump;
 import dev.talus.read.ReadPath;
+import dev.talus.request.AggregateRequest;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.WriteRequest;
@@ -30,29 +33,68 @@ import java.util.concurrent.Executor;
  */
 public final class TableHandle {
   private final Database db;
-  private final TableStore store;
-  private final ReadPath reads;
-  private final PartitionDump dumps;
-  private final TableInspector inspector;
+  private final Executor readThreads;
+
+  /** What serves this table now; a truncate replaces it (a new, empty store under a new id). */
+  private volatile Parts parts;
+
+  private volatile boolean dropped;
+
+  private record Parts(
+      TableStore store, ReadPath reads, PartitionDump dumps, TableInspector inspector) {}
 
   TableHandle(Database db, TableStore store, Executor readThreads) {
     this.db = db;
-    this.store = store;
-    this.reads = new ReadPath(store, db.context(), readThreads);
-    this.dumps = new PartitionDump(store);
-    this.inspector = new TableInspector(store);
+    this.readThreads = readThreads;
+    this.parts = parts(store);
   }
 
+  private Parts parts(TableStore store) {
+    return new Parts(
+        store,
+        new ReadPath(store, db.context(), readThreads),
+        new PartitionDump(store),
+        new TableInspector(store));
+  }
+
+  /** The store serving this table; refused once the table is dropped. */
   TableStore store() {
-    return store;
+    return live().store();
+  }
+
+  private Parts live() {
+    Parts p = parts;
+    if (dropped) {
+      throw new InvalidQueryException(
+          "table " + p.store().schema().name() + " was dropped; this handle no longer works");
+    }
+    return p;
+  }
+
+  /** Empties the table (TRUNCATE). */
+  public void truncate() {
+    live();
+    synchronized (db) { // schema changes are serialised on the database
+      TableRemoval.truncate(db, this);
+    }
+  }
+
+  /** A truncate: {@code fresh} serves this table from now on. */
+  void replaceStore(TableStore fresh) {
+    parts = parts(fresh);
+  }
+
+  /** A drop: every later call is refused. */
+  void markDropped() {
+    dropped = true;
   }
 
   public TableSchema schema() {
-    return store.schema();
+    return parts.store().schema();
   }
 
   private String name() {
-    return store.schema().name();
+    return parts.store().schema().name();
   }
 
   /** The clock of this table's database. */
@@ -60,34 +102,10 @@ public final class TableHandle {
     return db.clock();
   }
 
-  /** The token of the partition with these key values (coerced to the key columns' types). */
-  public long token(List<Object> partitionKeyValues) {
-    db.checkOpen();
-    TableSchema s = store.schema();
-    List<dev.talus.ColumnDef> pk = s.partitionKey();
-    if (partitionKeyValues.size() != pk.size()) {
-      throw new dev.talus.InvalidQueryException(
-          "the partition key of "
-              + s.name()
-              + " has "
-              + pk.size()
-              + " column(s) "
-              + pk.stream().map(dev.talus.ColumnDef::name).toList()
-              + ", got "
-              + partitionKeyValues.size()
-              + " value(s)");
-    }
-    Object[] values = new Object[pk.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = dev.talus.schema.Columns.keyValue(s, pk.get(i), partitionKeyValues.get(i));
-    }
-    return store.keys().partitionKey(values).token();
-  }
-
   /** Validates and applies one write. */
   public void write(WriteRequest req) {
     try {
-      db.writes().write(store, req);
+      db.writes().write(store(), req);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
@@ -96,7 +114,7 @@ public final class TableHandle {
   /** Validates and runs one read. */
   public ReadResult read(ReadRequest req) {
     try {
-      return reads.read(req);
+      return live().reads().read(req);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
@@ -105,7 +123,7 @@ public final class TableHandle {
   /** Flushes the memtable to an SSTable and waits until it is live. */
   public void flush() {
     try {
-      store.flush();
+      store().flush();
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "flush of table " + name());
     }
@@ -115,7 +133,7 @@ public final class TableHandle {
   public void compact() {
     db.checkOpen();
     try {
-      store.compactions().major();
+      store().compactions().major();
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "compaction of table " + name());
     }
@@ -125,7 +143,7 @@ public final class TableHandle {
   public void compact(Collection<Long> generations) {
     db.checkOpen();
     try {
-      store.compactions().userDefined(generations);
+      store().compactions().userDefined(generations);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "compaction of table " + name());
     }
@@ -135,7 +153,7 @@ public final class TableHandle {
   public boolean runNextCompaction() {
     db.checkOpen();
     try {
-      return store.compactions().runNextBackground();
+      return store().compactions().runNextBackground();
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "compaction of table " + name());
     }
@@ -145,14 +163,14 @@ public final class TableHandle {
   public void awaitCompactions() {
     db.checkOpen();
     try {
-      store.compactions().awaitIdle();
+      store().compactions().awaitIdle();
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "compaction of table " + name());
     }
   }
 
   public void setCompaction(CompactionOptions options) {
-    db.setCompaction(store, options);
+    db.setCompaction(store(), options);
   }
 
   /**
@@ -161,7 +179,7 @@ public final class TableHandle {
    */
   public int verify() {
     try {
-      return store.verify();
+      return store().verify();
     } catch (CorruptFileException e) {
       Throwable[] more = e.getSuppressed();
       String context =
@@ -182,14 +200,14 @@ public final class TableHandle {
 
   /** SSTables quarantined under {@link dev.talus.DiskFailurePolicy#QUARANTINE}. */
   public long quarantinedSSTables() {
-    return store.quarantine().count();
+    return store().quarantine().count();
   }
 
   /** The table's statistics now. */
   public TableStats stats() {
     db.checkOpen();
     try {
-      return inspector.stats(db.context().nowSeconds());
+      return live().inspector().stats(db.context().nowSeconds());
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
@@ -198,7 +216,7 @@ public final class TableHandle {
   public TableHistograms histograms() {
     db.checkOpen();
     try {
-      return inspector.histograms();
+      return live().inspector().histograms();
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
@@ -207,7 +225,7 @@ public final class TableHandle {
   public List<SSTableSummary> sstableSummaries() {
     db.checkOpen();
     try {
-      return inspector.sstables(db.context().nowSeconds());
+      return live().inspector().sstables(db.context().nowSeconds());
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
@@ -217,14 +235,28 @@ public final class TableHandle {
   public List<StoredPartition> dump(List<Object> partitionKeyValues) {
     db.checkOpen();
     try {
-      return dumps.dump(partitionKeyValues);
+      return live().dumps().dump(partitionKeyValues);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }
   }
 
+  /** Computes one aggregate over the rows {@code req} selects, paging internally. */
+  public Object aggregate(ReadRequest req, AggregateRequest agg) {
+    try {
+      return Aggregation.compute(store().schema(), req, agg, live().reads()::read);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "table " + name());
+    }
+  }
+
+  /** The token of the partition with these key values. */
+  public long token(List<Object> partitionKeyValues) {
+    return live().reads().token(partitionKeyValues);
+  }
+
   /** Tombstones the most recent read on this table scanned. */
   public int lastReadTombstones() {
-    return store.metrics().lastReadTombstones();
+    return store().metrics().lastReadTombstones();
   }
 }

@@ -86,6 +86,14 @@ public final class Memtable {
     return partitions.values();
   }
 
+  /**
+   * The partition keys in (token, key) order from {@code from} (null: the first; included if {@code
+   * inclusive}); weakly consistent with concurrent writes, as the map's views are.
+   */
+  public java.util.Iterator<PartitionKey> keys(PartitionKey from, boolean inclusive) {
+    return (from == null ? partitions : partitions.tailMap(from, inclusive)).keySet().iterator();
+  }
+
   public boolean isEmpty() {
     return partitions.isEmpty();
   }

@@ -129,6 +129,7 @@ final class Paging {
         r.reversed(),
         r.limit(),
         r.allowFiltering(),
-        r.perPartitionLimit());
+        r.perPartitionLimit(),
+        r.tokenRestrictions().stream().map(x -> x.op() + "" + x.value()).toList());
   }
 }

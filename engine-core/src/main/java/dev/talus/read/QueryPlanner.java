@@ -45,6 +45,8 @@ final class QueryPlanner {
    * @param slices the clustering slices to read, sorted, disjoint (none: the read matches nothing)
    * @param merged the rows of several partitions come back merged into clustering order (an IN on
    *     the partition key with an order), not partition after partition
+   * @param scan the token range of a read that names no partition (then {@code keys} is empty and
+   *     {@code resume} unused: {@link TableScan} reads its own paging state), or null
    */
   record Plan(
       List<Object[]> partitionValues,
@@ -59,14 +61,15 @@ final class QueryPlanner {
       Paging.Resume resume,
       TableSchema schema,
       ReadRequest request,
-      int perPartitionLimit) {
+      int perPartitionLimit,
+      TokenRange scan) {
     /** Identifies the query in its paging states; computed only when paging needs it. */
     int queryHash() {
       return Paging.queryHash(schema, request);
     }
 
     boolean isEmpty() {
-      return keys.isEmpty() || slices.isEmpty();
+      return (scan == null ? keys.isEmpty() : scan.isEmpty()) || slices.isEmpty();
     }
   }
 
@@ -80,8 +83,10 @@ final class QueryPlanner {
       }
       byColumn.computeIfAbsent(x.column(), k -> new ArrayList<>(1)).add(x);
     }
-    // Rule 1: the full partition key, by equality or IN.
-    List<Object[]> partitions = partitions(s, byColumn);
+    // Rule 1: the full partition key, by equality or IN; or none at all, a scan (filtering across
+    // partitions only with explicit opt-in).
+    TokenRange scan = scanRange(s, byColumn, r);
+    List<Object[]> partitions = scan != null ? List.of() : partitions(s, byColumn);
     List<PartitionKey> pks = new ArrayList<>(partitions.size());
     for (Object[] p : partitions) {
       pks.add(PartitionKeys.of(keys, p));
@@ -139,6 +144,15 @@ final class QueryPlanner {
     // Rule 3: clustering order or its exact reverse.
     boolean ordered = r.reversed() || !r.orderBy().isEmpty();
     boolean reversed = r.reversed() ^ orderReversed(s, r.orderBy(), ck.restrictedByEq());
+    if (scan != null && ordered) {
+      throw new InvalidQueryException(
+          "a scan of "
+              + s.name()
+              + " cannot be ordered: partitions come back in token order, rows of each in"
+              + " clustering order. Rule: an order is only possible within named partitions"
+              + " (as Cassandra: ORDER BY needs the partition key restricted by eq or in). Fix:"
+              + " name the partitions with eq(...) or in(...), or drop orderBy/reversed");
+    }
     boolean merged = ordered && pks.size() > 1;
     if (merged
         && r.perPartitionLimit() != Integer.MAX_VALUE
@@ -157,7 +171,8 @@ final class QueryPlanner {
         projection.add(Columns.column(s, name));
       }
     }
-    Paging.Resume resume = Paging.resume(s, r, pks.size());
+    Paging.Resume resume =
+        scan != null ? new Paging.Resume(0, 0, null, 0) : Paging.resume(s, r, pks.size());
     return new Plan(
         partitions,
         pks,
@@ -171,7 +186,53 @@ final class QueryPlanner {
         resume,
         s,
         r,
-        r.perPartitionLimit());
+        r.perPartitionLimit(),
+        scan);
+  }
+
+  /**
+   * The token range of a read that restricts no partition key column (a scan), or null. A scan that
+   * restricts a clustering or regular column filters across partitions and needs the opt-in.
+   */
+  private static TokenRange scanRange(
+      TableSchema s, Map<String, List<Restriction>> byColumn, ReadRequest r) {
+    boolean keyed = false;
+    for (ColumnDef c : s.partitionKey()) {
+      keyed |= byColumn.containsKey(c.name());
+    }
+    TokenRange range;
+    if (!r.tokenRestrictions().isEmpty()) {
+      if (keyed) {
+        throw new InvalidQueryException(
+            "partition key columns of "
+                + s.name()
+                + " cannot be restricted both by eq/in and by a token range. Fix: use one or the"
+                + " other");
+      }
+      range = TokenRange.of(r.tokenRestrictions());
+    } else if (keyed) {
+      return null;
+    } else {
+      range = TokenRange.ALL;
+    }
+    if (!r.allowFiltering() && (!byColumn.isEmpty() || !r.tupleRestrictions().isEmpty())) {
+      List<String> filtered = new ArrayList<>(byColumn.keySet());
+      r.tupleRestrictions().forEach(t -> filtered.addAll(t.columns()));
+      throw new InvalidQueryException(
+          "query on "
+              + s.name()
+              + " restricts "
+              + filtered
+              + " but not the partition key "
+              + s.partitionKey().stream().map(ColumnDef::name).toList()
+              + ": it would read every partition of the table and discard the rows that do not"
+              + " match. Rule: a read names its partitions; a condition without them is a scan"
+              + " whose cost grows with the table, not with the result. Fix: create a table"
+              + " partitioned by the column(s) this query knows (query-first design: one table"
+              + " per query), or, for a small table or a one-off job, opt in with"
+              + " allowFiltering()");
+    }
+    return range;
   }
 
   /**

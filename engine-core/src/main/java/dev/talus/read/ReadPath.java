@@ -35,9 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * QueryPlanner}), then per partition a reference-counted snapshot of its sources ({@link
  * SSTableSelector}) is merged, filtered to live rows (counting tombstones against the table's
  * thresholds), filtered, projected ({@link Projection}) and paged ({@link Paging}). Partitions of
- * an IN query are read in parallel. Corruption surfaces as the file layer's {@code
- * CorruptFileException} (after a retry without the SSTable if the disk failure policy quarantined
- * it); the database maps it for the caller. Thread-safe.
+ * an IN query are read in parallel; a read naming no partition is a scan ({@link TableScan}).
+ * Corruption surfaces as the file layer's {@code CorruptFileException} (after a retry without the
+ * SSTable if the disk failure policy quarantined it); the database maps it for the caller.
+ * Thread-safe.
  */
 public final class ReadPath {
 
@@ -47,6 +48,7 @@ public final class ReadPath {
   private final TableSchema schema;
   private final KeyCodec keys;
   private final TableMetrics metrics;
+  private final TableScan scans;
 
   public ReadPath(TableStore table, DbContext ctx, Executor readThreads) {
     this.table = table;
@@ -55,6 +57,12 @@ public final class ReadPath {
     this.schema = table.schema();
     this.keys = table.keys();
     this.metrics = table.metrics();
+    this.scans = new TableScan(this, table);
+  }
+
+  /** The token of the partition with these key values. */
+  public long token(List<Object> partitionKeyValues) {
+    return TableScan.token(keys, partitionKeyValues);
   }
 
   /** Validates and runs one read; counts it and its latency. */
@@ -87,6 +95,11 @@ public final class ReadPath {
     long now = ctx.nowSeconds();
     Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
+    if (plan.scan() != null) {
+      ReadResult page = scans.page(plan, now, tombstones, sources);
+      metrics.readDone(tombstones.scanned.get());
+      return page;
+    }
     int remainingLimit = plan.limit() - plan.resume().alreadyReturned();
     int want = Math.min(remainingLimit, plan.pageSize());
     // one row more than the page tells whether another page follows; never overflow
@@ -222,7 +235,8 @@ public final class ReadPath {
         plan, last.partition, last.clustering, r.alreadyReturned() + rows, inPartition);
   }
 
-  private record Found(int partition, byte[] clustering, ResultRow row) {}
+  /** A result row, with its partition (an index in the read's partition order) and clustering. */
+  record Found(int partition, byte[] clustering, ResultRow row) {}
 
   private List<Found> readPartition(
       QueryPlanner.Plan plan,
@@ -236,6 +250,39 @@ public final class ReadPath {
     if (slices.isEmpty() || max <= 0) {
       return List.of();
     }
+    boolean resumed = index == plan.resume().startPartition() && plan.resume().after() != null;
+    return rows(
+        plan,
+        key,
+        plan.partitionValues().get(index),
+        index,
+        slices,
+        max,
+        resumed,
+        now,
+        tombstones,
+        sources,
+        slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
+  }
+
+  /**
+   * Up to {@code max} live rows of one partition that match the plan's filters, read slice after
+   * slice in the read's direction from the sources {@code select} chooses for a slice (a named read
+   * takes a referenced snapshot; a scan's page selects within its view). {@code resumedPartition}:
+   * the paging state's partition, whose static-only row was already returned.
+   */
+  List<Found> rows(
+      QueryPlanner.Plan plan,
+      PartitionKey key,
+      Object[] pkValues,
+      int index,
+      List<Slice> slices,
+      int max,
+      boolean resumedPartition,
+      long now,
+      Tombstones tombstones,
+      AtomicInteger sources,
+      java.util.function.Function<Slice, ReadSnapshot> select) {
     List<Found> out = new ArrayList<>();
     LiveRows.TombstoneCounter counter = tombstones.counter(key);
     Projection proj = projection(plan);
@@ -246,9 +293,7 @@ public final class ReadPath {
         !statics
             ? cover
             : cover == Slice.ROWS ? Slice.ALL : new Slice(Slice.STATIC.start(), cover.end());
-    try (ReadSnapshot snapshot =
-        SSTableSelector.snapshot(table.tracker(), metrics, key, sourcesFor)) {
-      Object[] pkValues = plan.partitionValues().get(index);
+    try (ReadSnapshot snapshot = select.apply(sourcesFor)) {
       Row staticRow = statics ? staticRow(key, snapshot, now, tombstones.gcBefore, counter) : null;
       int used = 0;
       boolean anyRow = false;
@@ -274,7 +319,7 @@ public final class ReadPath {
           && staticRow != null
           && plan.filters().isEmpty()
           && !restrictsClustering(plan)
-          && !(index == plan.resume().startPartition() && plan.resume().after() != null)) {
+          && !resumedPartition) {
         out.add(
             new Found(
                 index, ClusteringBytes.STATIC, proj.view(keys, pkValues, null, staticRow, now)));
@@ -324,7 +369,7 @@ public final class ReadPath {
    * gc_grace, which count towards the table's thresholds. As in Cassandra, tombstones a compaction
    * may already purge do not fail or warn a read even before a compaction has removed them.
    */
-  private final class Tombstones {
+  final class Tombstones {
     final long gcBefore;
     final AtomicInteger scanned = new AtomicInteger();
     final AtomicInteger counted = new AtomicInteger();

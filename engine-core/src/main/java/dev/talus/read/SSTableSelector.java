@@ -49,37 +49,64 @@ final class SSTableSelector {
         refs.forEach(SSTableReader::release);
         continue; // a compaction replaced a file meanwhile; take the new view
       }
-      List<PartitionData> sources = new ArrayList<>();
-      MemPartition p = v.active().get(key);
-      if (p != null) {
-        sources.add(p);
+      return select(v, refs, metrics, key, refs);
+    }
+  }
+
+  /**
+   * The sources of one partition within a view whose SSTables the caller already holds references
+   * on (a scan's page): the returned snapshot releases nothing.
+   */
+  static ReadSnapshot within(TableView v, TableMetrics metrics, PartitionKey key, Slice slice) {
+    List<SSTableReader> candidates = new ArrayList<>();
+    for (SSTableReader r : v.sstables()) {
+      if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+        continue;
       }
-      for (int i = v.flushing().size() - 1; i >= 0; i--) {
-        MemPartition f = v.flushing().get(i).get(key);
-        if (f != null) {
-          sources.add(f);
-        }
+      if (slice != Slice.ALL && outsideClusteringRange(r, slice)) {
+        continue;
       }
-      Map<PartitionData, Long> generations = new IdentityHashMap<>();
-      try {
-        for (SSTableReader r : refs) {
-          metrics.bloomLookup();
-          if (r.mayContain(key)) {
-            PartitionData d = r.partition(key);
-            if (d != null) {
-              sources.add(d);
-              generations.put(d, r.generation());
-            } else {
-              metrics.bloomFalsePositive();
-            }
+      candidates.add(r);
+    }
+    return select(v, candidates, metrics, key, List.of());
+  }
+
+  private static ReadSnapshot select(
+      TableView v,
+      List<SSTableReader> refs,
+      TableMetrics metrics,
+      PartitionKey key,
+      List<SSTableReader> owned) {
+    List<PartitionData> sources = new ArrayList<>();
+    MemPartition p = v.active().get(key);
+    if (p != null) {
+      sources.add(p);
+    }
+    for (int i = v.flushing().size() - 1; i >= 0; i--) {
+      MemPartition f = v.flushing().get(i).get(key);
+      if (f != null) {
+        sources.add(f);
+      }
+    }
+    Map<PartitionData, Long> generations = new IdentityHashMap<>();
+    try {
+      for (SSTableReader r : refs) {
+        metrics.bloomLookup();
+        if (r.mayContain(key)) {
+          PartitionData d = r.partition(key);
+          if (d != null) {
+            sources.add(d);
+            generations.put(d, r.generation());
+          } else {
+            metrics.bloomFalsePositive();
           }
         }
-      } catch (RuntimeException e) {
-        refs.forEach(SSTableReader::release);
-        throw e;
       }
-      return new ReadSnapshot(sources, refs, generations);
+    } catch (RuntimeException e) {
+      owned.forEach(SSTableReader::release);
+      throw e;
     }
+    return new ReadSnapshot(sources, owned, generations);
   }
 
   private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {

@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param restrictions single-column conditions
  * @param tupleRestrictions multi-column relations on clustering columns
+ * @param tokenRestrictions conditions on the token of the partition key (column name {@code token},
+ *     one {@code Long} value each); they make the read a scan of a token range
  * @param selectors parts of columns selected (elements, element ranges, fields)
  */
 public record ReadRequest(
@@ -22,4 +24,5 @@ public record ReadRequest(
     byte[] pagingState,
     boolean allowFiltering,
     int perPartitionLimit,
+    List<Restriction> tokenRestrictions,
     List<Selector> selectors) {}

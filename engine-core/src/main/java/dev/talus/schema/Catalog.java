@@ -25,6 +25,12 @@ public final class Catalog {
   private final TreeMap<Integer, TableSchema> schemas;
   private final LinkedHashMap<String, UserType> types;
 
+  /**
+   * No new table gets an id below this: ids of dropped tables whose commit-log records or
+   * directories may still exist are never given again (see {@link #reserveIdsBelow}).
+   */
+  private int idFloor = 1;
+
   private Catalog(
       StorageFs fs,
       Path dir,
@@ -84,9 +90,42 @@ public final class Catalog {
     return Collections.unmodifiableMap(schemas);
   }
 
-  /** The id the next new table gets. */
+  /** The id the next new table gets: above every id in use, given, or reserved. */
   public int nextId() {
-    return schemas.isEmpty() ? 1 : schemas.lastKey() + 1;
+    return Math.max(idFloor, schemas.isEmpty() ? 1 : schemas.lastKey() + 1);
+  }
+
+  /**
+   * Never gives an id below {@code id} again: called for the ids found in the commit log and in
+   * table directory names at open, and for every table dropped or truncated, so that no new table
+   * takes the id — and with it the commit-log records or the files — of one that is gone.
+   */
+  public void reserveIdsBelow(int id) {
+    idFloor = Math.max(idFloor, id);
+  }
+
+  /** Saves the catalogue without table {@code id}, then takes the change. */
+  public void remove(int id) throws IOException {
+    replace(id, -1, null);
+  }
+
+  /**
+   * Saves the catalogue with table {@code oldId} replaced by {@code newId} (a truncate: same
+   * schema, new id, in one atomic rewrite of the schema file), then takes the change. With a null
+   * {@code schema} the table is only removed.
+   */
+  public void replace(int oldId, int newId, TableSchema schema) throws IOException {
+    Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+    next.remove(oldId);
+    if (schema != null) {
+      next.put(newId, schema);
+    }
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
+    schemas.remove(oldId);
+    if (schema != null) {
+      schemas.put(newId, schema);
+    }
+    reserveIdsBelow(Math.max(oldId, newId) + 1);
   }
 
   /** Saves the catalogue with table {@code id} added or replaced, then takes the change. */

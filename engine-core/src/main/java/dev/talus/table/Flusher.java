@@ -42,6 +42,9 @@ final class Flusher {
     ViewTracker tracker = table.tracker();
     table.lockMemtableSwitch();
     try {
+      if (table.retired()) {
+        return; // dropped or truncated: nothing is written any more
+      }
       TableView v = tracker.current();
       if (v.active().isEmpty() && v.flushing().isEmpty()) {
         return;
@@ -66,13 +69,23 @@ final class Flusher {
   private void flushPending() {
     flushLock.lock();
     try {
-      while (true) {
+      while (!table.retired()) {
         List<Memtable> pending = table.tracker().current().flushing();
         if (pending.isEmpty()) {
           return;
         }
         flushOne(pending.get(0));
       }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  /** Runs {@code action} once no flush of this table runs, holding off the next ones meanwhile. */
+  void excluding(Runnable action) {
+    flushLock.lock();
+    try {
+      action.run();
     } finally {
       flushLock.unlock();
     }

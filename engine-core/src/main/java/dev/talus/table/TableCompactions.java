@@ -148,9 +148,27 @@ public final class TableCompactions {
     return m;
   }
 
+  /** Between partitions: stops at a database close, a pause, or the table's drop. */
+  private void checkpoint() {
+    ctx.compactionCheckpoint();
+    if (table.retired()) {
+      throw new CompactionInterruptedException("the table was dropped or truncated");
+    }
+  }
+
+  /**
+   * For a table being retired (already marked so: nothing new starts): waits until its running
+   * compactions have stopped, at their next partition boundary.
+   */
+  synchronized void awaitStopped() {
+    while (running > 0 || majorInProgress) {
+      awaitChange();
+    }
+  }
+
   private Optional<CompactionPlan<ReaderInfo>> nextPlan(boolean reserve) {
     synchronized (this) {
-      if (majorInProgress) {
+      if (majorInProgress || table.retired()) {
         return Optional.empty();
       }
       Optional<CompactionPlan<ReaderInfo>> plan = planner.nextBackgroundTask(context());
@@ -203,6 +221,9 @@ public final class TableCompactions {
     synchronized (this) {
       while (majorInProgress || running > 0) {
         awaitChange();
+      }
+      if (table.retired()) {
+        return;
       }
       majorInProgress = true;
       plans = planner.majorCompaction(context());
@@ -319,7 +340,7 @@ public final class TableCompactions {
               .chunkCache(ctx.chunkCache())
               .purge(now, gcBefore(now), overlap)
               .throttle(ctx.compactionThrottle())
-              .checkpoint(ctx::compactionCheckpoint)
+              .checkpoint(this::checkpoint)
               .build();
       CompactionTask.Result result = task.run();
       swapCompacted(result);

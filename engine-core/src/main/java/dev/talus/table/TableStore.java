@@ -47,6 +47,9 @@ public final class TableStore {
   /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
 
+  /** Set once when the table is dropped or truncated: nothing is applied, flushed or compacted. */
+  private volatile boolean retired;
+
   /** True while a background flush of this table is queued, so one is queued at most. */
   private final AtomicBoolean flushQueued = new AtomicBoolean();
 
@@ -201,6 +204,9 @@ public final class TableStore {
    * memtable bytes it added.
    */
   public long applyLogged(PartitionUpdate u) {
+    if (retired) {
+      return 0; // dropped or truncated meanwhile: its commit-log record is never replayed
+    }
     long bytes = tracker.current().active().apply(u);
     metrics.written();
     return bytes;
@@ -292,6 +298,48 @@ public final class TableStore {
     } finally {
       refs.forEach(SSTableReader::release);
     }
+  }
+
+  public boolean retired() {
+    return retired;
+  }
+
+  /**
+   * Takes this table out of service for good (a drop, or the old half of a truncate): no write is
+   * applied and no flush or compaction starts any more; running compactions stop at their next
+   * partition boundary and a running flush is waited for; then one manifest edit empties the live
+   * set, the SSTables are deleted once the last reader lets go, the memtables are discarded, and
+   * the manifest and the directory are deleted (the directory only if no reader still holds a file
+   * in it; the next open removes it otherwise). Returns the memtable bytes discarded.
+   */
+  public long retire() throws IOException {
+    retired = true;
+    compactions.awaitStopped();
+    TableView[] old = {null};
+    IOException[] failure = {null};
+    flusher.excluding(
+        () -> {
+          lockMemtableSwitch();
+          try {
+            old[0] = tracker.retire();
+          } catch (IOException e) {
+            failure[0] = e;
+          } finally {
+            unlockMemtableSwitch();
+          }
+        });
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    close();
+    java.util.Set<Long> inUse = new java.util.HashSet<>();
+    for (SSTableReader r : old[0].sstables()) {
+      if (r.refCount() > 0) {
+        inUse.add(r.generation());
+      }
+    }
+    TableDirectories.delete(ctx.fs(), directory, inUse);
+    return old[0].memtableBytes();
   }
 
   /** Releases the SSTables and the manifest. Memtables must have been flushed or logged. */

@@ -115,6 +115,28 @@ public final class ViewTracker {
     return r;
   }
 
+  /**
+   * Empties the live set for good (a dropped or truncated table): one manifest edit removing every
+   * SSTable, then a view with no memtable data and no SSTables; the old SSTables are marked
+   * obsolete (deleted once the last reader lets go). Returns the view it replaced.
+   */
+  TableView retire() throws IOException {
+    TableView old = view.get();
+    List<Long> gens = new ArrayList<>(old.sstables().size());
+    for (SSTableReader r : old.sstables()) {
+      gens.add(r.generation());
+    }
+    if (!gens.isEmpty()) {
+      manifest.apply(List.of(), gens);
+    }
+    view.set(new TableView(new Memtable(), List.of(), List.of()));
+    for (SSTableReader r : old.sstables()) {
+      r.markObsolete();
+      r.release();
+    }
+    return old;
+  }
+
   /** At close: releases the view's references; the files stay. */
   void releaseAll() {
     for (SSTableReader r : view.get().sstables()) {

@@ -149,6 +149,11 @@ class FlushTriggerTest {
     }
 
     @Override
+    public List<Path> listDirectories(Path d) throws IOException {
+      return delegate.listDirectories(d);
+    }
+
+    @Override
     public boolean exists(Path file) {
       return delegate.exists(file);
     }

@@ -68,6 +68,18 @@ public final class NioStorageFs implements StorageFs {
   }
 
   @Override
+  public List<Path> listDirectories(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.filter(Files::isDirectory).sorted().forEach(out::add);
+    }
+    return out;
+  }
+
+  @Override
   public List<Path> list(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return List.of();

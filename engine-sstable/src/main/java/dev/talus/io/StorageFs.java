@@ -33,7 +33,7 @@ public interface StorageFs {
 
   void rename(Path from, Path to) throws IOException;
 
-  /** Deletes a file; deleting a missing file is not an error. */
+  /** Deletes a file or an empty directory; deleting a missing one is not an error. */
   void delete(Path file) throws IOException;
 
   /** Makes creations, renames and deletions in {@code dir} durable. */
@@ -41,6 +41,9 @@ public interface StorageFs {
 
   /** The regular files directly in {@code dir}, sorted by name; empty if it does not exist. */
   List<Path> list(Path dir) throws IOException;
+
+  /** The directories directly in {@code dir}, sorted by name; empty if it does not exist. */
+  List<Path> listDirectories(Path dir) throws IOException;
 
   boolean exists(Path file);
 

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -225,7 +226,24 @@ public final class SSTableReader {
   }
 
   private IndexEntry findEntry(PartitionKey key) {
-    // Last sample <= key.
+    int found = sampleAtOrBefore(key);
+    if (found < 0) {
+      return null;
+    }
+    try {
+      IndexStretch stretch = chunks.indexStretch(found, this::loadStretch);
+      int i = stretch.find(key);
+      return i < 0 ? null : stretch.entry(i);
+    } catch (CorruptFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CorruptFileException(
+          desc.path(Component.INDEX), samplePositions[found], "undecodable index block", e);
+    }
+  }
+
+  /** The last sample block whose first key is at or before {@code key}, or -1. */
+  int sampleAtOrBefore(PartitionKey key) {
     int lo = 0;
     int hi = sampleTokens.length - 1;
     int found = -1;
@@ -242,19 +260,7 @@ public final class SSTableReader {
         hi = mid - 1;
       }
     }
-    if (found < 0) {
-      return null;
-    }
-    try {
-      IndexStretch stretch = chunks.indexStretch(found, this::loadStretch);
-      int i = stretch.find(key);
-      return i < 0 ? null : stretch.entry(i);
-    } catch (CorruptFileException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new CorruptFileException(
-          desc.path(Component.INDEX), samplePositions[found], "undecodable index block", e);
-    }
+    return found;
   }
 
   /** Sample stretch {@code i}, read and checked against the CRC taken at open, then parsed. */
@@ -314,6 +320,16 @@ public final class SSTableReader {
   public SSTableScanner scanner() {
     checkLive();
     return new SSTableScanner(this);
+  }
+
+  /**
+   * The partition keys of this SSTable in (token, key) order, from {@code from} (null: the first
+   * key; included if {@code inclusive}). Reads the partition index only, one checked sample block
+   * at a time. The caller holds a reference while using it.
+   */
+  public Iterator<PartitionKey> keys(PartitionKey from, boolean inclusive) {
+    checkLive();
+    return new SSTableKeys(this, from, inclusive);
   }
 
   /**

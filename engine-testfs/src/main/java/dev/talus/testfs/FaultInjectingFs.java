@@ -255,15 +255,7 @@ public final class FaultInjectingFs implements StorageFs {
     try {
       synchronized (this) {
         powerLosses.incrementAndGet();
-        for (FaultyWritableFile h : openHandles) {
-          h.dead = true;
-          try {
-            h.file.close();
-          } catch (IOException ignored) {
-            // The "machine" is off; a failing close changes nothing.
-          }
-        }
-        openHandles.clear();
+        FaultyWritableFile.killAll(openHandles);
         FileState.loseUnsynced(delegate, files, restoreOnPowerLoss, rnd);
         clearFaults();
       }
@@ -348,7 +340,9 @@ public final class FaultInjectingFs implements StorageFs {
           checkMutation("delete " + file);
           inject(Op.DELETE, key, "delete of " + file);
           synchronized (this) {
-            if (delegate.exists(file)) {
+            // an empty directory (a dropped table's) has no content to bring back on power loss
+            boolean directory = delegate.listDirectories(file.getParent()).contains(file);
+            if (delegate.exists(file) && !directory) {
               FileState st = stateOf(key);
               if (st.nameDurable) {
                 restoreOnPowerLoss.putIfAbsent(key, st.durableImage(delegate, key));
@@ -387,6 +381,15 @@ public final class FaultInjectingFs implements StorageFs {
         () -> {
           checkAlive("list " + dir);
           return delegate.list(dir);
+        });
+  }
+
+  @Override
+  public List<Path> listDirectories(Path dir) throws IOException {
+    return withGate(
+        () -> {
+          checkAlive("list " + dir);
+          return delegate.listDirectories(dir);
         });
   }
 

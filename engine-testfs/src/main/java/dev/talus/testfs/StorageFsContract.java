@@ -203,6 +203,18 @@ public abstract class StorageFsContract {
   }
 
   @Test
+  void listDirectoriesGivesTheDirectoriesSortedByNameAndDeleteRemovesAnEmptyOne()
+      throws IOException {
+    file("f", "1");
+    fs.createDirectories(dir.resolve("b").resolve("deeper"));
+    fs.createDirectories(dir.resolve("a"));
+    assertThat(fs.listDirectories(dir)).containsExactly(dir.resolve("a"), dir.resolve("b"));
+    assertThat(fs.listDirectories(dir.resolve("no-such-directory"))).isEmpty();
+    fs.delete(dir.resolve("a"));
+    assertThat(fs.listDirectories(dir)).containsExactly(dir.resolve("b"));
+  }
+
+  @Test
   void createDirectoriesMakesEveryParentAndMayBeRepeated() throws IOException {
     Path deep = dir.resolve("x").resolve("y").resolve("z");
     fs.createDirectories(deep);

@@ -97,7 +97,10 @@ class FsyncFailureIsFinalTest {
             t::runNextCompaction,
             t::awaitCompactions,
             () -> t.setCompaction(CompactionOptions.leveled().build()),
-            () -> db.createTable(schema("other")));
+            () -> db.createTable(schema("other")),
+            t::truncate,
+            () -> db.dropTable(t.name()),
+            () -> db.dropTableIfExists("ks_absent.none"));
     for (Runnable r : refused) {
       assertThatThrownBy(r::run)
           .isInstanceOf(StorageException.class)

@@ -210,8 +210,8 @@ final class SelectExec implements Executable {
     int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
     boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
     if (perPartition != Integer.MAX_VALUE) {
-      if (partitions == 1) {
-        // one partition: its limit is the query's
+      if (partitions == 1 && fullPartitionKey) {
+        // one partition (not a scan): its limit is the query's
         limit = Math.min(limit, perPartition);
       } else {
         s.perPartitionLimit(perPartition);

@@ -1,0 +1,18 @@
+package dev.talus.request;
+
+/**
+ * One aggregate over the rows of a read. Internal.
+ *
+ * @param function what to compute
+ * @param column the column it reads, or null for {@code count(*)}
+ */
+public record AggregateRequest(Function function, String column) {
+  /** The aggregate functions (Cassandra's native ones). */
+  public enum Function {
+    COUNT,
+    MIN,
+    MAX,
+    SUM,
+    AVG
+  }
+}

@@ -1,0 +1,149 @@
+package dev.talus.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.talus.CommitLogSync;
+import dev.talus.ResultRow;
+import dev.talus.Table;
+import dev.talus.TalusDb;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Kills a child JVM ({@link DropCrashChild}) that fills, then drops or truncates, one table over
+ * and over, and reopens the directory: the table holds the rows of at most one generation, never
+ * one already dropped or truncated, and a generation whose writes were acknowledged and whose drop
+ * had not been acknowledged is either complete or entirely gone — a drop or truncate is all or
+ * nothing, and the old commit-log records never come back into the table of the same name.
+ */
+class DropCrashTest {
+  @org.junit.jupiter.api.io.TempDir Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"drop", "truncate"})
+  void aDropOrTruncateSurvivesKillNineAllOrNothing(String mode) throws Exception {
+    Path dir = tmp.resolve(mode);
+    Random rnd = new Random(mode.hashCode());
+    int next = 1;
+    int completed = 0;
+    int cycles = Integer.getInteger("talus.crash.cycles.drop", 4);
+    for (int cycle = 0; cycle < cycles; cycle++) {
+      List<String> lines = runAndKill(dir, mode, next, 200 + rnd.nextInt(900));
+      int wrote = 0;
+      int gone = 0;
+      for (String line : lines) {
+        String[] f = line.split(" ");
+        if (f.length == 2 && f[0].equals("WROTE")) {
+          wrote = Integer.parseInt(f[1]);
+        } else if (f.length == 2 && f[0].equals("GONE")) {
+          gone = Integer.parseInt(f[1]);
+        }
+      }
+      try (TalusDb db = TalusDb.open(EngineCrashChild.options(dir, CommitLogSync.BATCH))) {
+        Optional<Table> t = db.findTable("t");
+        Set<Integer> generations = new HashSet<>();
+        int rows = 0;
+        if (t.isPresent()) {
+          for (ResultRow r : t.get().select().execute()) {
+            generations.add(r.getInt("g"));
+            rows++;
+          }
+        }
+        assertThat(generations)
+            .as("cycle %d: rows of one generation at most", cycle)
+            .hasSizeLessThan(2);
+        for (int g : generations) {
+          assertThat(g).as("cycle %d: a dropped generation came back", cycle).isGreaterThan(gone);
+          if (g == wrote && wrote > gone) {
+            assertThat(rows)
+                .as("cycle %d: generation %d is whole", cycle, g)
+                .isEqualTo(DropCrashChild.ROWS);
+          }
+        }
+        if (wrote > gone) {
+          // acknowledged and not yet gone: whole, or gone entirely (the drop had begun)
+          assertThat(rows == 0 || generations.contains(wrote)).isTrue();
+        }
+        completed += gone >= next ? gone - next + 1 : 0;
+        int highest = Math.max(wrote, gone);
+        for (int g : generations) {
+          highest = Math.max(highest, g);
+        }
+        // the next child starts past every generation begun, on an empty table: this open
+        // drops (or truncates) it, so the next open also replays records of a dropped store
+        next = highest + 2;
+        if (mode.equals("drop")) {
+          db.dropTableIfExists("t");
+        } else {
+          t.ifPresent(Table::truncate);
+        }
+        assertThat(lines).as("cycle %d: the child got to work", cycle).contains("READY");
+      }
+    }
+    System.out.println(
+        "[crash] " + mode + ": " + cycles + " kill -9 cycles, " + completed + " completed");
+  }
+
+  private static List<String> runAndKill(Path dir, String mode, int first, long killAfterMs)
+      throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-cp",
+            System.getProperty("java.class.path"),
+            DropCrashChild.class.getName(),
+            dir.toString(),
+            mode,
+            Integer.toString(first));
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    Process child = pb.start();
+    List<String> lines = new ArrayList<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                  synchronized (lines) {
+                    lines.add(line);
+                  }
+                }
+              } catch (java.io.IOException ignored) {
+                // killed mid-line: a torn line acknowledges nothing
+              }
+            });
+    reader.start();
+    for (int i = 0; i < 600; i++) {
+      synchronized (lines) {
+        if (lines.contains("READY")) {
+          break;
+        }
+      }
+      assertThat(child.isAlive()).as("child died before READY").isTrue();
+      child.waitFor(50, TimeUnit.MILLISECONDS);
+    }
+    child.waitFor(killAfterMs, TimeUnit.MILLISECONDS);
+    child.destroyForcibly(); // SIGKILL
+    child.waitFor(30, TimeUnit.SECONDS);
+    reader.join(30_000);
+    synchronized (lines) {
+      return new ArrayList<>(lines);
+    }
+  }
+}
