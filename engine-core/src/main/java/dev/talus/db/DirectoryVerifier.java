@@ -86,7 +86,7 @@ final class DirectoryVerifier {
     }
     Path root = dir.resolve("tables");
     if (fs.exists(root)) {
-      for (Path t : fs.list(root)) {
+      for (Path t : fs.listDirectories(root)) {
         String n = t.getFileName().toString();
         tables.put(t, n.lastIndexOf('-') > 0 ? n.substring(0, n.lastIndexOf('-')) : n);
       }

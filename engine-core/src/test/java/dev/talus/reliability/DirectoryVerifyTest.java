@@ -137,6 +137,24 @@ class DirectoryVerifyTest {
   }
 
   @Test
+  void aDamagedSchemaIsReportedAndEveryTableDirectoryIsStillChecked() throws IOException {
+    Path dir = tmp.resolve("schema");
+    build(dir);
+    Path schema = dir.resolve("schema.db");
+    flip(schema);
+
+    VerifyReport report = TalusDb.verify(dir);
+
+    assertThat(report.damaged()).extracting(VerifyReport.Checked::file).containsExactly(schema);
+    // without the schema the tables are found by their directories, and still checked
+    assertThat(report.checked())
+        .filteredOn(c -> c.what().equals("manifest"))
+        .extracting(VerifyReport.Checked::table)
+        .containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(report.intactSSTables()).isEqualTo(6);
+  }
+
+  @Test
   void aDamagedCommitLogIsReportedAndTheSSTablesAreStillChecked() throws IOException {
     Path dir = tmp.resolve("log");
     build(dir);
