@@ -241,16 +241,6 @@ final class SelectExec implements Executable {
     } catch (CqlInvalidRequestException e) {
       throw e;
     } catch (InvalidQueryException e) {
-      if (!fullPartitionKey) {
-        // Valid in Cassandra (a scan of the table, or filtering across partitions): the engine
-        // has no scans yet. Once it has, it stops refusing and this refusal goes away.
-        throw source.notYet(
-            at,
-            1,
-            "a SELECT without the full partition key (a scan of the table)",
-            "scans arrive with the engine's table scans; meanwhile: "
-                + EngineMessages.inCql(e.getMessage()));
-      }
       throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
     }
     List<ResultRow> engineRows = rs.rows();
