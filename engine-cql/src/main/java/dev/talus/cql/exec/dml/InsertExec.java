@@ -1,6 +1,5 @@
 package dev.talus.cql.exec.dml;
 
-import dev.talus.Batch;
 import dev.talus.Insert;
 import dev.talus.Table;
 import dev.talus.cql.exec.support.ExecContext;
@@ -12,7 +11,6 @@ import dev.talus.cql.exec.term.Terms;
 import dev.talus.cql.parse.CqlPrinter;
 import dev.talus.cql.parse.ast.Identifier;
 import dev.talus.cql.parse.ast.InsertStatement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,13 +22,12 @@ import java.util.Set;
  * marker and cells, as in Cassandra); an unset value leaves its column unwritten. Immutable and
  * thread-safe.
  */
-final class InsertExec extends WriteStatement {
+final class InsertExec extends InsertWrite {
   private final Table table;
   private final String[] columns;
   private final boolean[] key;
   private final Operand[] values;
   private final Identifier[] names;
-  private final WriteAttributes attributes;
   private final Source source;
 
   private InsertExec(
@@ -42,13 +39,12 @@ final class InsertExec extends WriteStatement {
       WriteAttributes attributes,
       Source source,
       InsertStatement s) {
-    super(source, s.position());
+    super(source, s.position(), attributes);
     this.table = table;
     this.columns = columns;
     this.key = key;
     this.values = values;
     this.names = names;
-    this.attributes = attributes;
     this.source = source;
   }
 
@@ -99,7 +95,8 @@ final class InsertExec extends WriteStatement {
         table, columns, key, values, names, WriteAttributes.prepare(s.attributes(), pc), src, s);
   }
 
-  private Insert build(ExecContext ctx, Long batchTimestamp) {
+  @Override
+  Insert row(ExecContext ctx) {
     Insert insert = table.insert();
     for (int i = 0; i < columns.length; i++) {
       Object v = values[i].eval(ctx, null);
@@ -114,34 +111,6 @@ final class InsertExec extends WriteStatement {
       }
       insert.value(columns[i], v);
     }
-    Duration ttl = attributes.ttl(ctx);
-    if (ttl != null) {
-      insert.ttl(ttl);
-    }
-    Long ts = batchTimestamp != null ? batchTimestamp : attributes.timestamp(ctx);
-    if (ts != null) {
-      insert.timestamp(ts);
-    }
     return insert;
-  }
-
-  @Override
-  boolean hasOwnTimestamp() {
-    return attributes.hasTimestamp();
-  }
-
-  @Override
-  boolean hasOwnTtl() {
-    return attributes.hasTtl();
-  }
-
-  @Override
-  void addTo(Batch batch, ExecContext ctx, Long timestamp) {
-    batch.add(build(ctx, timestamp));
-  }
-
-  @Override
-  void run(ExecContext ctx) {
-    build(ctx, null).execute();
   }
 }

@@ -1,6 +1,5 @@
 package dev.talus.cql.exec.dml;
 
-import dev.talus.Batch;
 import dev.talus.DataType;
 import dev.talus.Insert;
 import dev.talus.Table;
@@ -15,7 +14,6 @@ import dev.talus.cql.exec.term.Operand;
 import dev.talus.cql.exec.term.Terms;
 import dev.talus.cql.parse.ast.InsertJsonStatement;
 import dev.talus.cql.parse.ast.SourcePosition;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 
@@ -25,23 +23,21 @@ import java.util.Map;
  * value in Cassandra's JSON form of its type; columns left out are written as null by default, or
  * left alone with {@code DEFAULT UNSET}. Immutable and thread-safe.
  */
-final class InsertJsonExec extends WriteStatement {
+final class InsertJsonExec extends InsertWrite {
   private final Table table;
   private final TableInfo info;
   private final Operand json;
   private final boolean defaultUnset;
-  private final WriteAttributes attributes;
   private final Source source;
   private final SourcePosition at;
 
   private InsertJsonExec(
       Table table, Operand json, InsertJsonStatement s, WriteAttributes attributes, Source source) {
-    super(source, s.position());
+    super(source, s.position(), attributes);
     this.table = table;
     this.info = TableInfo.of(table.schema());
     this.json = json;
     this.defaultUnset = s.defaultUnset();
-    this.attributes = attributes;
     this.source = source;
     this.at = s.json().position();
   }
@@ -56,7 +52,8 @@ final class InsertJsonExec extends WriteStatement {
         table, json, s, WriteAttributes.prepare(s.attributes(), pc), pc.source());
   }
 
-  private Insert build(ExecContext ctx, Long batchTimestamp) {
+  @Override
+  Insert row(ExecContext ctx) {
     Object text = json.eval(ctx, null);
     if (text == null || text == ExecContext.UNSET) {
       throw source.invalid(at, "Got null for INSERT JSON values");
@@ -103,34 +100,6 @@ final class InsertJsonExec extends WriteStatement {
         insert.value(c.name(), value);
       }
     }
-    Duration ttl = attributes.ttl(ctx);
-    if (ttl != null) {
-      insert.ttl(ttl);
-    }
-    Long ts = batchTimestamp != null ? batchTimestamp : attributes.timestamp(ctx);
-    if (ts != null) {
-      insert.timestamp(ts);
-    }
     return insert;
-  }
-
-  @Override
-  boolean hasOwnTimestamp() {
-    return attributes.hasTimestamp();
-  }
-
-  @Override
-  boolean hasOwnTtl() {
-    return attributes.hasTtl();
-  }
-
-  @Override
-  void addTo(Batch batch, ExecContext ctx, Long timestamp) {
-    batch.add(build(ctx, timestamp));
-  }
-
-  @Override
-  void run(ExecContext ctx) {
-    build(ctx, null).execute();
   }
 }
