@@ -178,8 +178,10 @@ public final class Manifest implements Closeable {
       int lenCrc = h.getInt();
       int payloadCrc = h.getInt();
       if (lenCrc != crc(ByteBuffer.allocate(4).putInt(len).array(), 0, 4)) {
-        if (allZero(b, p)) {
-          return p; // space allocated but never written by a crash
+        if (allZero(b, p + RECORD_HEADER)) {
+          // A header written in part (or not at all) and nothing after it: an append torn by a
+          // crash, or space it allocated but never wrote.
+          return p;
         }
         throw new CorruptFileException(file, p, "manifest record length checksum mismatch");
       }
@@ -192,8 +194,8 @@ public final class Manifest implements Closeable {
         // never ends in a zero byte (its last field, the next generation, is a varint >= 1). A
         // complete last record that fails its checksum is damage, not a torn write: dropping it
         // would forget a live SSTable and delete its files.
-        if (end == b.length && b[end - 1] == 0) {
-          return p; // the last record, partly written
+        if (b[end - 1] == 0 && allZero(b, end)) {
+          return p; // the last record, partly written (maybe into space allocated past it)
         }
         throw new CorruptFileException(file, p, "manifest record checksum mismatch");
       }
@@ -217,7 +219,7 @@ public final class Manifest implements Closeable {
   }
 
   private static boolean allZero(byte[] b, int from) {
-    for (int i = from; i < b.length; i++) {
+    for (int i = Math.max(0, from); i < b.length; i++) {
       if (b[i] != 0) {
         return false;
       }
