@@ -50,7 +50,8 @@ public final class Manifest implements Closeable {
   /** Format version written: 2 numbers every edit (1, without the numbers, is still read). */
   static final int VERSION = 2;
 
-  static final long REWRITE_THRESHOLD = 64 * 1024;
+  /** Size past which an edit rewrites the file as one snapshot record. */
+  public static final long REWRITE_THRESHOLD = 64 * 1024;
 
   /** Record header: payload length (4), CRC32C of the length (4), CRC32C of the payload (4). */
   static final int RECORD_HEADER = 12;
