@@ -12,8 +12,8 @@ import java.nio.file.Path;
  * MANIFEST.db}, an append-only list of 12-byte records (8-byte sequence number, CRC32C of those 8
  * bytes), one per edit, written and synced after the edit's own record is synced and before {@link
  * Manifest#apply} returns. A manifest whose last complete record has a lower sequence number than
- * the seal's highest lost acknowledged edits (a truncated or zeroed tail, which a torn append
- * cannot be told apart from by the manifest alone).
+ * the seal's highest has lost acknowledged edits (a truncated or zeroed tail, which the manifest
+ * alone cannot tell apart from a torn append).
  *
  * <p>The seal only ever lags the manifest (a crash between the two syncs), so damage to the seal
  * itself can lower the highest sequence number it proves, never raise it: a record failing its
