@@ -2,6 +2,7 @@ package dev.talus.server;
 
 import dev.talus.TalusDb;
 import dev.talus.cql.SchemaChange;
+import dev.talus.server.wire.FrameDecoder;
 import dev.talus.server.wire.Responses;
 import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
@@ -62,7 +63,10 @@ final class ServerState {
   /** Sends a {@code SCHEMA_CHANGE} event to every connection that registered for them. */
   void schemaChanged(SchemaChange change) {
     for (Channel c : schemaListeners) {
-      c.writeAndFlush(Responses.schemaChangeEvent(c.alloc(), change));
+      Integer version = c.attr(Connection.VERSION).get();
+      c.writeAndFlush(
+          Responses.schemaChangeEvent(
+              c.alloc(), version != null ? version : FrameDecoder.MIN_VERSION, change));
     }
   }
 }

@@ -51,7 +51,9 @@ class CqlThroughDriverTest {
   void start() {
     db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
     server = TalusServer.start(db);
-    session = DriverSessions.connect(server);
+    session = DriverSessions.connect(server, null, "none", protocolVersion());
+    assertThat(session.getContext().getProtocolVersion().name())
+        .isEqualTo(protocolVersion() == null ? "V5" : protocolVersion());
     session.execute(
         "CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
     session.execute("USE app");
@@ -61,6 +63,11 @@ class CqlThroughDriverTest {
             + " ts timestamp, da date, tm time, ip inet, du duration, a ascii,"
             + " PRIMARY KEY (k, c))");
     session.execute("CREATE TABLE events (room text, at int, body text, PRIMARY KEY (room, at))");
+  }
+
+  /** The protocol version the driver is held to; null to let it negotiate (it settles on v5). */
+  String protocolVersion() {
+    return null;
   }
 
   @AfterAll

@@ -1,7 +1,9 @@
 package dev.talus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The Apache Cassandra Java driver connects to a Talus server as to a one-node cluster. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -49,8 +51,8 @@ class DriverTest {
   }
 
   @Test
-  void theDriverNegotiatesV4AndSeesOneNodeInDatacenter1() {
-    assertThat(session.getContext().getProtocolVersion()).isEqualTo(ProtocolVersion.V4);
+  void theDriverNegotiatesV5AndSeesOneNodeInDatacenter1() {
+    assertThat(session.getContext().getProtocolVersion()).isEqualTo(ProtocolVersion.V5);
     assertThat(session.getMetadata().getNodes()).hasSize(1);
     Node node = session.getMetadata().getNodes().values().iterator().next();
     assertThat(node.getDatacenter()).isEqualTo("datacenter1");
@@ -68,10 +70,27 @@ class DriverTest {
     assertThat(rs.getColumnDefinitions().get(0).getName().asInternal()).isEqualTo("peer");
   }
 
+  @Test
+  void aDriverHeldToV4StillConnects() {
+    try (CqlSession v4 = DriverSessions.connect(server, null, "none", "V4")) {
+      assertThat(v4.getContext().getProtocolVersion()).isEqualTo(ProtocolVersion.V4);
+      assertThat(v4.execute("SELECT cluster_name FROM system.local").one().getString(0))
+          .isEqualTo("Talus");
+    }
+  }
+
+  @Test
+  void snappyIsRefusedInV5AsInCassandraSoASnappyDriverPinsV4() {
+    assertThatThrownBy(() -> DriverSessions.connect(server, null, "snappy", "V5").close())
+        .isInstanceOf(AllNodesFailedException.class)
+        .hasMessageContaining("only lz4");
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"lz4", "snappy"})
-  void compressedConnectionsCarryStatementsBothWays(String compression) {
-    try (CqlSession compressed = DriverSessions.connect(server, null, compression)) {
+  @CsvSource({"lz4, V5", "lz4, V4", "snappy, V4"})
+  void compressedConnectionsCarryStatementsBothWays(String compression, String version) {
+    try (CqlSession compressed = DriverSessions.connect(server, null, compression, version)) {
+      assertThat(compressed.getContext().getProtocolVersion().name()).isEqualTo(version);
       compressed.execute(
           "CREATE KEYSPACE IF NOT EXISTS squeeze WITH replication = {'class': 'SimpleStrategy',"
               + " 'replication_factor': 1}");
