@@ -155,13 +155,13 @@ class CqlThroughDriverTest {
     session.execute("INSERT INTO app.events (room, at, body) VALUES ('p', 1, 'x')");
     assertThat(session.execute(select.bind("p", 1)).one().getString(0)).isEqualTo("x");
     // another session (other connections, no keyspace): the same query text in keyspace app
-    try (CqlSession other = DriverSessions.connect(server, "app")) {
+    try (CqlSession other = DriverSessions.connect(server, "app", "none", protocolVersion())) {
       PreparedStatement again = other.prepare("SELECT body FROM events WHERE room = ? AND at = ?");
       assertThat(again.getId()).isEqualTo(select.getId());
       assertThat(other.execute(again.bind("p", 1)).one().getString(0)).isEqualTo("x");
     }
     // a session in no keyspace runs the statement in the keyspace it was prepared in
-    try (CqlSession noKeyspace = DriverSessions.connect(server)) {
+    try (CqlSession noKeyspace = DriverSessions.connect(server, null, "none", protocolVersion())) {
       assertThat(noKeyspace.execute(select.bind("p", 1)).one().getString(0)).isEqualTo("x");
     }
     assertThat(select.getVariableDefinitions().get(0).getName().asInternal()).isEqualTo("room");
