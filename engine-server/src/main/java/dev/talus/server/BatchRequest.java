@@ -88,6 +88,11 @@ final class BatchRequest {
     return new BatchRequest(type, statements, values, consistency, timestamp, keyspace, now);
   }
 
+  /** What the batch is answered if it waits too long for a worker. */
+  Deadline deadline() {
+    return Deadline.batch(type, consistency);
+  }
+
   /** The keyspace the batch names (v5), or null for the connection's. */
   String keyspace() {
     return keyspace;

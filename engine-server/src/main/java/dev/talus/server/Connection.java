@@ -22,6 +22,8 @@ import io.netty.util.AttributeKey;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * One client connection: the handshake ({@code OPTIONS}, {@code STARTUP}, {@code REGISTER}) on the
@@ -36,6 +38,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
   /** The protocol version of the connection's frames (an attribute, for the events sent to it). */
   static final AttributeKey<Integer> VERSION = AttributeKey.valueOf("talus.version");
 
+  private final AtomicInteger inFlight = new AtomicInteger();
   private boolean started;
   private int version; // fixed by STARTUP; before it, each frame is answered in its own version
   private Compression compression;
@@ -133,6 +136,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             ctx,
             v,
             stream,
+            () -> Deadline.of(query, o.consistency()),
             () -> result(ctx, v, stream, run(in(o.keyspace()).prepare(query), o), false, null));
       }
       case Opcodes.PREPARE -> {
@@ -144,6 +148,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             ctx,
             v,
             stream,
+            null,
             () ->
                 Responses.prepared(
                     ctx.alloc(), v, stream, server.prepared().prepare(in(keyspace), query)));
@@ -158,6 +163,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             ctx,
             v,
             stream,
+            () -> Deadline.of(server.prepared().entry(id).query(), o.consistency()),
             () ->
                 result(
                     ctx,
@@ -175,6 +181,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             ctx,
             v,
             stream,
+            b::deadline,
             () -> result(ctx, v, stream, b.run(server.prepared(), in(b.keyspace())), false, null));
       }
       case Opcodes.AUTH_RESPONSE ->
@@ -224,7 +231,23 @@ final class Connection extends ChannelInboundHandlerAdapter {
     ByteBuf run();
   }
 
-  private void submit(ChannelHandlerContext ctx, int v, int stream, Work work) {
+  /**
+   * Runs {@code work} on a worker and writes its answer, if the connection and the server have room
+   * for one more request in flight ({@code Overloaded} otherwise). A request that waited for a
+   * worker longer than the request timeout gets the timeout error of its {@code deadline} (none for
+   * a null one) without running.
+   */
+  private void submit(
+      ChannelHandlerContext ctx, int v, int stream, Supplier<Deadline> deadline, Work work) {
+    String overloaded = server.admit(inFlight);
+    if (overloaded != null) {
+      reply(
+          ctx,
+          Responses.finish(Responses.error(ctx.alloc(), v, stream, Errors.OVERLOADED, overloaded)),
+          false);
+      return;
+    }
+    long arrived = server.clock().millis();
     try {
       server
           .workers()
@@ -232,17 +255,25 @@ final class Connection extends ChannelInboundHandlerAdapter {
               () -> {
                 ByteBuf out;
                 try {
-                  out = work.run();
+                  long waited = server.clock().millis() - arrived;
+                  long timeout = server.requestTimeout().toMillis();
+                  if (deadline != null && waited > timeout) {
+                    out = deadline.get().error(ctx.alloc(), v, stream, waited, timeout);
+                  } else {
+                    out = work.run();
+                  }
                 } catch (RuntimeException | Error e) {
                   out = Errors.encode(ctx.alloc(), v, stream, e);
                 }
-                ctx.writeAndFlush(out);
+                ctx.writeAndFlush(out).addListener(f -> server.release(inFlight));
               });
     } catch (RejectedExecutionException e) {
+      server.release(inFlight);
       reply(
           ctx,
           Responses.finish(
-              Responses.error(ctx.alloc(), v, stream, 0x1001, "the server is shutting down")),
+              Responses.error(
+                  ctx.alloc(), v, stream, Errors.OVERLOADED, "the server is shutting down")),
           false);
     }
   }

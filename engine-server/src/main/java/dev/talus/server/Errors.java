@@ -18,6 +18,7 @@ final class Errors {
   static final int PROTOCOL_ERROR = 0x000A;
   static final int SERVER_ERROR = 0x0000;
   static final int INVALID = 0x2200;
+  static final int OVERLOADED = 0x1001;
   private static final int CONSISTENCY_ONE = 0x0001;
 
   private Errors() {}

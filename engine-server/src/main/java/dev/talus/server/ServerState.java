@@ -8,7 +8,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.util.concurrent.ExecutorService;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the connections of one server share: the database, the prepared statements, the worker
@@ -19,7 +22,9 @@ final class ServerState {
   static final String CQL_VERSION = "3.4.7";
 
   private final TalusDb db;
-  private final ExecutorService workers;
+  private final Executor workers;
+  private final ServerOptions options;
+  private final AtomicInteger inFlight = new AtomicInteger();
   private final PreparedRegistry prepared;
   private final ChannelGroup schemaListeners =
       new DefaultChannelGroup("talus-schema-listeners", GlobalEventExecutor.INSTANCE);
@@ -27,8 +32,9 @@ final class ServerState {
 
   private final int maxFrameBytes;
 
-  ServerState(TalusDb db, ExecutorService workers, ServerOptions options) {
+  ServerState(TalusDb db, Executor workers, ServerOptions options) {
     this.db = db;
+    this.options = options;
     this.maxFrameBytes = options.maxFrameBytes();
     this.workers = workers;
     this.prepared = new PreparedRegistry(db, options.preparedStatements());
@@ -43,8 +49,45 @@ final class ServerState {
     return maxFrameBytes;
   }
 
-  ExecutorService workers() {
+  Executor workers() {
     return workers;
+  }
+
+  InstantSource clock() {
+    return options.clock();
+  }
+
+  Duration requestTimeout() {
+    return options.requestTimeout();
+  }
+
+  /**
+   * Counts one more request in flight on a connection ({@code connection}, its count) and on the
+   * server, if both have room.
+   *
+   * @return null if admitted, else why not (the {@code Overloaded} message)
+   */
+  String admit(AtomicInteger connection) {
+    if (connection.incrementAndGet() > options.maxRequestsPerConnection()) {
+      connection.decrementAndGet();
+      return "Too many requests in flight on this connection (the limit is "
+          + options.maxRequestsPerConnection()
+          + "): retry later";
+    }
+    if (inFlight.incrementAndGet() > options.maxRequests()) {
+      inFlight.decrementAndGet();
+      connection.decrementAndGet();
+      return "Too many requests in flight on this server (the limit is "
+          + options.maxRequests()
+          + "): retry later";
+    }
+    return null;
+  }
+
+  /** A request {@link #admit admitted} was answered. */
+  void release(AtomicInteger connection) {
+    connection.decrementAndGet();
+    inFlight.decrementAndGet();
   }
 
   PreparedRegistry prepared() {

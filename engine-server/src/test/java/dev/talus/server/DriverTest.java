@@ -60,6 +60,13 @@ class DriverTest {
     Row local = session.execute("SELECT release_version, cluster_name FROM system.local").one();
     assertThat(local.getString("release_version")).isEqualTo("5.0.0");
     assertThat(local.getString(1)).isEqualTo("Talus");
+    // as Cassandra, system.local names the highest version the server speaks: the one negotiated
+    assertThat(
+            session
+                .execute("SELECT native_protocol_version FROM system.local")
+                .one()
+                .getString(0))
+        .isEqualTo(String.valueOf(session.getContext().getProtocolVersion().getCode()));
   }
 
   @Test
