@@ -40,6 +40,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   private final AtomicInteger inFlight = new AtomicInteger();
   private boolean started;
+  private boolean authenticated;
   private int version; // fixed by STARTUP; before it, each frame is answered in its own version
   private Compression compression;
 
@@ -100,9 +101,16 @@ final class Connection extends ChannelInboundHandlerAdapter {
         Wire.end(in);
         version = v;
         ctx.channel().attr(VERSION).set(v);
-        reply(ctx, Responses.empty(ctx.alloc(), v, stream, Opcodes.READY), false);
-        // READY went as a bare, uncompressed frame. After it, v4 compresses every frame body;
-        // v5 wraps every frame in segments, compressed or not, both ways.
+        if (server.authenticator() == null) {
+          authenticated = true;
+          reply(ctx, Responses.empty(ctx.alloc(), v, stream, Opcodes.READY), false);
+        } else {
+          ByteBuf out = Responses.start(ctx.alloc(), v, stream, Opcodes.AUTHENTICATE, List.of());
+          Wire.writeString(out, Authenticator.CLASS_NAME);
+          reply(ctx, Responses.finish(out), false);
+        }
+        // READY (or AUTHENTICATE) went as a bare, uncompressed frame. After it, v4 compresses
+        // every frame body; v5 wraps every frame in segments, compressed or not, both ways.
         if (v >= 5) {
           ctx.pipeline().get(FrameDecoder.class).useSegments(v, c == Compression.LZ4);
           ctx.channel()
@@ -184,8 +192,33 @@ final class Connection extends ChannelInboundHandlerAdapter {
             b::deadline,
             () -> result(ctx, v, stream, b.run(server.prepared(), in(b.keyspace())), false, null));
       }
-      case Opcodes.AUTH_RESPONSE ->
-          throw new ProtocolException("Unexpected AUTH_RESPONSE: no authentication was asked for");
+      case Opcodes.AUTH_RESPONSE -> {
+        if (!started || authenticated) {
+          throw new ProtocolException(
+              "Unexpected AUTH_RESPONSE: no authentication was asked for on this connection");
+        }
+        byte[] token = Wire.readBytes(in);
+        Wire.end(in);
+        try {
+          server.authenticator().authenticate(token);
+        } catch (Authenticator.BadCredentialsException e) {
+          reply(
+              ctx,
+              Responses.finish(
+                  Responses.error(
+                      ctx.alloc(),
+                      v,
+                      stream,
+                      Authenticator.BadCredentialsException.CODE,
+                      e.getMessage())),
+              false);
+          return;
+        }
+        authenticated = true;
+        ByteBuf out = Responses.start(ctx.alloc(), v, stream, Opcodes.AUTH_SUCCESS, List.of());
+        Wire.writeBytes(out, null);
+        reply(ctx, Responses.finish(out), false);
+      }
       default ->
           throw new ProtocolException(
               "Unknown or unexpected opcode 0x" + Integer.toHexString(f.opcode()));
@@ -308,6 +341,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
   private void requireStarted() {
     if (!started) {
       throw new ProtocolException("STARTUP must be sent before any other request but OPTIONS");
+    }
+    if (!authenticated) {
+      throw new ProtocolException(
+          "The server requires authentication: send AUTH_RESPONSE before any other request");
     }
   }
 

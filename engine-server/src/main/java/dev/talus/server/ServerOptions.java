@@ -3,6 +3,8 @@ package dev.talus.server;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -24,8 +26,12 @@ public final class ServerOptions {
   private final Duration idleTimeout;
   private final Executor executor;
   private final InstantSource clock;
+  private final Map<String, String> users;
+  private final boolean allowUnauthenticatedRemote;
 
   private ServerOptions(Builder b) {
+    this.users = Map.copyOf(b.users);
+    this.allowUnauthenticatedRemote = b.allowUnauthenticatedRemote;
     this.maxRequestsPerConnection = b.maxRequestsPerConnection;
     this.maxRequests = b.maxRequests;
     this.requestTimeout = b.requestTimeout;
@@ -115,6 +121,19 @@ public final class ServerOptions {
     return clock;
   }
 
+  /**
+   * The users and their passwords; when there are any, every connection must authenticate as one of
+   * them (SASL {@code PLAIN}, as Cassandra's {@code PasswordAuthenticator}).
+   */
+  public Map<String, String> users() {
+    return users;
+  }
+
+  /** True if a non-loopback address may be bound without authentication. */
+  public boolean allowUnauthenticatedRemote() {
+    return allowUnauthenticatedRemote;
+  }
+
   @Override
   public String toString() {
     return "ServerOptions{" + host.getHostAddress() + ":" + port + "}";
@@ -133,8 +152,34 @@ public final class ServerOptions {
     private Duration idleTimeout = Duration.ZERO;
     private Executor executor;
     private InstantSource clock = InstantSource.system();
+    private final Map<String, String> users = new LinkedHashMap<>();
+    private boolean allowUnauthenticatedRemote;
 
     private Builder() {}
+
+    /**
+     * Adds a user: once there is one, every connection must authenticate (the drivers' {@code
+     * PlainTextAuthProvider}) before it may run a statement. Passwords stay in memory only as
+     * salted digests in the server.
+     */
+    public Builder user(String name, String password) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(password, "password");
+      if (name.isEmpty() || name.indexOf(0) >= 0 || password.indexOf(0) >= 0) {
+        throw new IllegalArgumentException("a user name is not empty; neither holds a NUL");
+      }
+      users.put(name, password);
+      return this;
+    }
+
+    /**
+     * Lets the server bind a non-loopback address with no users (default false: anyone who can
+     * reach the port could read and write every table).
+     */
+    public Builder allowUnauthenticatedRemote(boolean allow) {
+      this.allowUnauthenticatedRemote = allow;
+      return this;
+    }
 
     /**
      * The most requests in flight per connection (default 2,048: twice what the Java driver sends
@@ -208,8 +253,8 @@ public final class ServerOptions {
     }
 
     /**
-     * The address to bind (default: the loopback address). The server has no authentication yet, so
-     * only a loopback address is accepted.
+     * The address to bind (default: the loopback address). A non-loopback address needs a {@link
+     * #user} unless {@link #allowUnauthenticatedRemote} says otherwise.
      */
     public Builder host(InetAddress host) {
       this.host = Objects.requireNonNull(host, "host");
@@ -244,10 +289,12 @@ public final class ServerOptions {
     }
 
     public ServerOptions build() {
-      if (!host.isLoopbackAddress()) {
+      if (!host.isLoopbackAddress() && users.isEmpty() && !allowUnauthenticatedRemote) {
         throw new IllegalArgumentException(
-            "the server has no authentication yet, so it binds only a loopback address, not "
-                + host.getHostAddress());
+            "binding "
+                + host.getHostAddress()
+                + " (not a loopback address) requires authentication: add a user, or allow"
+                + " unauthenticated remote connections explicitly");
       }
       return new ServerOptions(this);
     }

@@ -25,6 +25,7 @@ final class ServerState {
   private final Executor workers;
   private final ServerOptions options;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final Authenticator authenticator;
   private final PreparedRegistry prepared;
   private final ChannelGroup schemaListeners =
       new DefaultChannelGroup("talus-schema-listeners", GlobalEventExecutor.INSTANCE);
@@ -35,6 +36,7 @@ final class ServerState {
   ServerState(TalusDb db, Executor workers, ServerOptions options) {
     this.db = db;
     this.options = options;
+    this.authenticator = options.users().isEmpty() ? null : new Authenticator(options.users());
     this.maxFrameBytes = options.maxFrameBytes();
     this.workers = workers;
     this.prepared = new PreparedRegistry(db, options.preparedStatements());
@@ -51,6 +53,11 @@ final class ServerState {
 
   Executor workers() {
     return workers;
+  }
+
+  /** The password authenticator, or null when the server asks for no authentication. */
+  Authenticator authenticator() {
+    return authenticator;
   }
 
   InstantSource clock() {

@@ -62,10 +62,7 @@ class DriverTest {
     assertThat(local.getString(1)).isEqualTo("Talus");
     // as Cassandra, system.local names the highest version the server speaks: the one negotiated
     assertThat(
-            session
-                .execute("SELECT native_protocol_version FROM system.local")
-                .one()
-                .getString(0))
+            session.execute("SELECT native_protocol_version FROM system.local").one().getString(0))
         .isEqualTo(String.valueOf(session.getContext().getProtocolVersion().getCode()));
   }
 

@@ -22,11 +22,17 @@ class ServerOptionsTest {
   }
 
   @Test
-  void aNonLoopbackAddressIsRefusedSinceThereIsNoAuthentication() throws Exception {
+  void aNonLoopbackAddressNeedsAUserOrAnExplicitAllowance() throws Exception {
     InetAddress any = InetAddress.getByAddress(new byte[] {0, 0, 0, 0});
     assertThatThrownBy(() -> ServerOptions.builder().host(any).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no authentication");
+        .hasMessageContaining("requires authentication");
+    assertThat(ServerOptions.builder().host(any).user("app", "secret").build().users())
+        .containsEntry("app", "secret");
+    assertThat(ServerOptions.builder().host(any).allowUnauthenticatedRemote(true).build().host())
+        .isEqualTo(any);
+    assertThatThrownBy(() -> ServerOptions.builder().user("", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
