@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
 
 /**
  * How a {@link TalusServer} listens and protects itself: the address and port, the largest frame it
@@ -28,8 +29,10 @@ public final class ServerOptions {
   private final InstantSource clock;
   private final Map<String, String> users;
   private final boolean allowUnauthenticatedRemote;
+  private final SSLContext sslContext;
 
   private ServerOptions(Builder b) {
+    this.sslContext = b.sslContext;
     this.users = Map.copyOf(b.users);
     this.allowUnauthenticatedRemote = b.allowUnauthenticatedRemote;
     this.maxRequestsPerConnection = b.maxRequestsPerConnection;
@@ -129,6 +132,11 @@ public final class ServerOptions {
     return users;
   }
 
+  /** The TLS context connections are encrypted with, or null for plain TCP. */
+  public SSLContext sslContext() {
+    return sslContext;
+  }
+
   /** True if a non-loopback address may be bound without authentication. */
   public boolean allowUnauthenticatedRemote() {
     return allowUnauthenticatedRemote;
@@ -154,8 +162,19 @@ public final class ServerOptions {
     private InstantSource clock = InstantSource.system();
     private final Map<String, String> users = new LinkedHashMap<>();
     private boolean allowUnauthenticatedRemote;
+    private SSLContext sslContext;
 
     private Builder() {}
+
+    /**
+     * Encrypts every connection with TLS from {@code context} (the JDK's {@code SSLEngine}, in
+     * server mode; the context's key manager holds the server's certificate). Default: none. With
+     * TLS on, every client must connect with TLS (the driver's {@code withSslContext}).
+     */
+    public Builder sslContext(SSLContext context) {
+      this.sslContext = Objects.requireNonNull(context, "context");
+      return this;
+    }
 
     /**
      * Adds a user: once there is one, every connection must authenticate (the drivers' {@code

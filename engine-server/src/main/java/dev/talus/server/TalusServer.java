@@ -12,6 +12,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
@@ -19,6 +20,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 
 /**
  * A Cassandra native protocol server (versions 4 and 5) in front of a {@link TalusDb}: the Apache
@@ -38,10 +40,12 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>The server binds a loopback address (an ephemeral port unless {@link
- * ServerOptions.Builder#port} says otherwise) and has no authentication. It speaks protocol v5 (in
- * checksummed segments, LZ4 if asked) and v4, as Cassandra 5.0 negotiates them. Each connection has
- * its own current keyspace; prepared statements are shared by all connections. Statements run on
- * {@link ServerOptions#workerThreads()} threads (or {@link ServerOptions#executor()}), never on the
+ * ServerOptions.Builder#port} says otherwise) and, unless told, has no authentication. It speaks
+ * protocol v5 (in checksummed segments, LZ4 if asked) and v4, as Cassandra 5.0 negotiates them.
+ * Each connection has its own current keyspace; with {@link ServerOptions#users()} connections
+ * authenticate (SASL {@code PLAIN}), with {@link ServerOptions#sslContext()} they are encrypted
+ * (TLS); prepared statements are shared by all connections. Statements run on {@link
+ * ServerOptions#workerThreads()} threads (or {@link ServerOptions#executor()}), never on the
  * network threads; past {@link ServerOptions#maxRequestsPerConnection()} or {@link
  * ServerOptions#maxRequests()} requests in flight a request is answered {@code Overloaded}.
  *
@@ -101,6 +105,11 @@ public final class TalusServer implements AutoCloseable {
    */
   static void configure(Channel ch, ServerState state, ServerOptions options) {
     state.connections().add(ch);
+    if (options.sslContext() != null) {
+      SSLEngine engine = options.sslContext().createSSLEngine();
+      engine.setUseClientMode(false);
+      ch.pipeline().addLast(new SslHandler(engine));
+    }
     if (!options.idleTimeout().isZero()) {
       ch.pipeline()
           .addLast(new ReadTimeoutHandler(options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
