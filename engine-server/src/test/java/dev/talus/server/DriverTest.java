@@ -74,6 +74,30 @@ class DriverTest {
     assertThat(rs.getColumnDefinitions().get(0).getName().asInternal()).isEqualTo("peer");
   }
 
+  @ParameterizedTest
+  @CsvSource({"none, V5", "lz4, V5", "none, V4"})
+  void aValueLargerThanASegmentGoesBothWays(String compression, String version) {
+    try (CqlSession s = DriverSessions.connect(server, null, compression, version)) {
+      s.execute(
+          "CREATE KEYSPACE IF NOT EXISTS large WITH replication = {'class': 'SimpleStrategy',"
+              + " 'replication_factor': 1}");
+      s.execute("CREATE TABLE IF NOT EXISTS large.t (k text PRIMARY KEY, v blob)");
+      // 300,000 random bytes: more than two segment payloads (128 KiB - 1), and LZ4 cannot shrink
+      byte[] value = new byte[300_000];
+      new java.util.Random(42).nextBytes(value);
+      String key = compression + version;
+      s.execute(
+          s.prepare("INSERT INTO large.t (k, v) VALUES (?, ?)")
+              .bind(key, java.nio.ByteBuffer.wrap(value)));
+      Row r =
+          s.execute(SimpleStatement.newInstance("SELECT v FROM large.t WHERE k = ?", key)).one();
+      java.nio.ByteBuffer got = r.getByteBuffer(0);
+      byte[] back = new byte[got.remaining()];
+      got.get(back);
+      assertThat(back).isEqualTo(value);
+    }
+  }
+
   @Test
   void aDriverHeldToV4StillConnects() {
     try (CqlSession v4 = DriverSessions.connect(server, null, "none", "V4")) {
