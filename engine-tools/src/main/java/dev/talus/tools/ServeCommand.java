@@ -4,15 +4,22 @@ import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import dev.talus.server.ServerOptions;
 import dev.talus.server.TalusServer;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -86,6 +93,37 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Close a connection silent this long; 0 never (default: ${DEFAULT-VALUE}).")
   long idleTimeoutMillis;
 
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE",
+      description =
+          "Encrypt connections with TLS, with the key and certificate of this PKCS12 keystore.")
+  Path tlsKeystore;
+
+  @Option(
+      names = "--tls-keystore-password",
+      paramLabel = "PASSWORD",
+      description = "The password of --tls-keystore (and of its key).")
+  String tlsKeystorePassword = "";
+
+  /** The TLS context of {@code --tls-keystore}. */
+  private SSLContext sslContext() {
+    char[] password = tlsKeystorePassword.toCharArray();
+    try (InputStream in = Files.newInputStream(tlsKeystore)) {
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(in, password);
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(ks, password);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(kmf.getKeyManagers(), null, null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "cannot read the TLS keystore " + tlsKeystore + ": " + e.getMessage(), e);
+    }
+  }
+
   /** The server options the command line asks for. */
   ServerOptions serverOptions() throws UnknownHostException {
     ServerOptions.Builder b =
@@ -98,6 +136,9 @@ public final class ServeCommand implements Callable<Integer> {
             .idleTimeout(Duration.ofMillis(idleTimeoutMillis));
     if (host != null) {
       b.host(InetAddress.getByName(host));
+    }
+    if (tlsKeystore != null) {
+      b.sslContext(sslContext());
     }
     for (String u : users) {
       int colon = u.indexOf(':');

@@ -99,4 +99,56 @@ class ServeCommandTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("NAME:PASSWORD");
   }
+
+  @Test
+  void aTlsKeystoreGivesTheServerAnSslContext() throws Exception {
+    Path store = dir.resolve("server.p12");
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "talus",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "test-only")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(output).isZero();
+    var o =
+        parsed(
+                "serve",
+                "d",
+                "--tls-keystore",
+                store.toString(),
+                "--tls-keystore-password",
+                "test-only")
+            .serverOptions();
+    assertThat(o.sslContext()).isNotNull();
+    assertThat(o.sslContext().createSSLEngine().getSupportedProtocols()).isNotEmpty();
+    assertThatThrownBy(
+            () ->
+                parsed(
+                        "serve",
+                        "d",
+                        "--tls-keystore",
+                        store.toString(),
+                        "--tls-keystore-password",
+                        "wrong")
+                    .serverOptions())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot read the TLS keystore");
+  }
 }
