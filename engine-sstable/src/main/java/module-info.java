@@ -22,5 +22,6 @@ module dev.talus.sstable {
       dev.talus.testkit;
   exports dev.talus.sstable to
       dev.talus.compaction,
-      dev.talus;
+      dev.talus,
+      dev.talus.testkit; // CrashStatesTest fills a manifest up to its rewrite threshold
 }

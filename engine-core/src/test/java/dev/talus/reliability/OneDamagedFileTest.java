@@ -225,6 +225,50 @@ class OneDamagedFileTest {
   }
 
   @Test
+  void aManifestThatLostAnAcknowledgedEditIsReportedNeverRolledBack() throws IOException {
+    Path dir = tmp.resolve("db");
+    build(dir);
+    Path manifest = fileOf(dir, "damaged", "MANIFEST.db");
+    Path tableDir = manifest.getParent();
+    byte[] good = Files.readAllBytes(manifest);
+    // Cut 3 bytes off the last record (the flush's edit): to the manifest alone this looks like
+    // an append torn by a crash, but the edit was acknowledged and MANIFEST.seal says so.
+    try (RandomAccessFile r = new RandomAccessFile(manifest.toFile(), "rw")) {
+      r.setLength(good.length - 3);
+    }
+    Map<String, Long> before = listing(tableDir);
+
+    Throwable refused = catchThrowable(() -> TalusDb.open(options(dir, DiskFailurePolicy.FAIL)));
+    assertThat(refused).isInstanceOf(CorruptDataException.class);
+    assertThat(((CorruptDataException) refused).file()).isEqualTo(manifest);
+    assertThat(refused.getMessage())
+        .contains("cannot open table damaged")
+        .contains(manifest.toString())
+        .contains("lost acknowledged edits")
+        .contains("offset ");
+    try (TalusDb db = TalusDb.open(options(dir, DiskFailurePolicy.QUARANTINE))) {
+      assertThat(db.quarantinedTables())
+          .extracting(QuarantinedTable::name, QuarantinedTable::damagedFile)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("damaged", manifest));
+      assertThat(rows(db.table("healthy"))).isEqualTo(ROWS);
+    }
+    // the SSTable the lost edit had made live is still there: nothing was deleted as a leftover
+    assertThat(listing(tableDir)).isEqualTo(before);
+    assertThat(TalusDb.verify(dir).damaged())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.file()).isEqualTo(manifest);
+              assertThat(c.damage()).contains("lost acknowledged edits");
+            });
+
+    Files.write(manifest, good);
+    try (TalusDb db = TalusDb.open(options(dir, DiskFailurePolicy.FAIL))) {
+      assertThat(rows(db.table("damaged"))).isEqualTo(ROWS);
+    }
+  }
+
+  @Test
   void aTableSetAsideInAKeyspaceIsNamedWithItsKeyspaceAndItsTwinElsewhereServes()
       throws IOException {
     Path dir = tmp.resolve("db");

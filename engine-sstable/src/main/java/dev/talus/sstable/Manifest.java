@@ -28,8 +28,11 @@ import java.util.TreeSet;
  *
  * <p>Opening replays the records. A torn last record (a crash mid-append) is dropped and cut off:
  * that edit never happened. A damaged record followed by more data is corruption and fails the
- * open. When the file outgrows {@link #REWRITE_THRESHOLD} it is rewritten as one snapshot record
- * through a temporary file, rename and directory sync.
+ * open. Every edit is numbered, and its number is also appended to {@link ManifestSeal the seal}
+ * before {@code apply} returns, so a manifest that lost acknowledged edits (truncated, its tail
+ * zeroed) fails the open too instead of opening in an earlier state. When the file outgrows {@link
+ * #REWRITE_THRESHOLD} it is rewritten as one snapshot record through a temporary file, rename and
+ * directory sync.
  *
  * <p>A failed fsync during an edit, or any I/O error during a rewrite, is final ({@link
  * #isFailed}): the edit may or may not be on disk (a failed fsync may have dropped it, or a later
@@ -43,7 +46,12 @@ import java.util.TreeSet;
 public final class Manifest implements Closeable {
   public static final String FILE_NAME = "MANIFEST.db";
   static final String HEADER_NAME = "Manifest";
-  static final long REWRITE_THRESHOLD = 64 * 1024;
+
+  /** Format version written: 2 numbers every edit (1, without the numbers, is still read). */
+  static final int VERSION = 2;
+
+  /** Size past which an edit rewrites the file as one snapshot record. */
+  public static final long REWRITE_THRESHOLD = 64 * 1024;
 
   /** Record header: payload length (4), CRC32C of the length (4), CRC32C of the payload (4). */
   static final int RECORD_HEADER = 12;
@@ -51,9 +59,16 @@ public final class Manifest implements Closeable {
   private final StorageFs fs;
   private final Path dir;
   private final Path file;
+  private final Path sealFile;
   private final TreeSet<Long> live = new TreeSet<>();
   private long nextGeneration = 1;
+
+  /** Sequence number of the last edit applied (replayed or acknowledged). */
+  private long seq;
+
+  private int version = VERSION;
   private WritableFile out;
+  private WritableFile sealOut;
   private boolean closed;
   private IOException failure;
 
@@ -61,6 +76,7 @@ public final class Manifest implements Closeable {
     this.fs = fs;
     this.dir = dir;
     this.file = dir.resolve(FILE_NAME);
+    this.sealFile = dir.resolve(ManifestSeal.FILE_NAME);
   }
 
   /** Opens (creating if missing) the manifest of {@code dir}, replaying and repairing it. */
@@ -71,13 +87,45 @@ public final class Manifest implements Closeable {
       m.rewrite();
     } else {
       long validEnd = m.replay();
-      m.out = fs.openForAppend(m.file);
-      if (m.out.size() != validEnd) {
-        m.out.truncate(validEnd);
-        m.out.sync();
+      ManifestSeal.Content seal = ManifestSeal.read(fs, dir);
+      m.checkSeal(seal, validEnd); // before anything on disk changes
+      if (m.version < VERSION || !seal.exists()) {
+        m.rewrite(); // an older manifest, or a crash while the first one was created
+      } else {
+        m.out = fs.openForAppend(m.file);
+        if (m.out.size() != validEnd) {
+          m.out.truncate(validEnd);
+          m.out.sync();
+        }
+        m.sealOut = fs.openForAppend(m.sealFile);
+        if (m.sealOut.size() != seal.wholeRecordsLength()) {
+          m.sealOut.truncate(seal.wholeRecordsLength());
+          m.sealOut.sync();
+        }
       }
     }
     return m;
+  }
+
+  /**
+   * Fails if the seal proves an acknowledged edit that the manifest no longer holds: a truncated or
+   * zeroed tail, which the manifest alone cannot tell apart from an append torn by a crash.
+   */
+  private void checkSeal(ManifestSeal.Content seal, long validEnd) throws CorruptFileException {
+    if (seal.highest() > seq) {
+      throw new CorruptFileException(
+          file,
+          validEnd,
+          "manifest lost acknowledged edits: its records end at byte "
+              + validEnd
+              + " with edit "
+              + seq
+              + ", but "
+              + ManifestSeal.FILE_NAME
+              + " records edit "
+              + seal.highest()
+              + " as acknowledged (the file was truncated or its tail overwritten)");
+    }
   }
 
   /**
@@ -85,11 +133,12 @@ public final class Manifest implements Closeable {
    * file is created and a torn tail is not cut off (for offline verification).
    *
    * @throws java.nio.file.NoSuchFileException if the directory has no manifest
-   * @throws CorruptFileException if the manifest is damaged
+   * @throws CorruptFileException if the manifest is damaged or lost acknowledged edits
    */
   public static NavigableSet<Long> readLive(StorageFs fs, Path dir) throws IOException {
     Manifest m = new Manifest(fs, dir);
-    m.replay();
+    long validEnd = m.replay();
+    m.checkSeal(ManifestSeal.read(fs, dir), validEnd);
     return m.liveGenerations();
   }
 
@@ -111,8 +160,14 @@ public final class Manifest implements Closeable {
       throw new CorruptFileException(file, b.length, "manifest shorter than its header");
     }
     // The header is written with the first snapshot through a temp file, so it is never torn.
-    FileFormat.checkHeader(
-        new DataInputStream(new ByteArrayInputStream(b, 0, hl)), file, HEADER_NAME, 0);
+    version =
+        FileFormat.checkHeader(
+            new DataInputStream(new ByteArrayInputStream(b, 0, hl)),
+            file,
+            HEADER_NAME,
+            0,
+            1,
+            VERSION);
     int p = hl;
     while (p < b.length) {
       int remaining = b.length - p;
@@ -124,8 +179,10 @@ public final class Manifest implements Closeable {
       int lenCrc = h.getInt();
       int payloadCrc = h.getInt();
       if (lenCrc != crc(ByteBuffer.allocate(4).putInt(len).array(), 0, 4)) {
-        if (allZero(b, p)) {
-          return p; // space allocated but never written by a crash
+        if (allZero(b, p + RECORD_HEADER)) {
+          // A header written in part (or not at all) and nothing after it: an append torn by a
+          // crash, or space it allocated but never wrote.
+          return p;
         }
         throw new CorruptFileException(file, p, "manifest record length checksum mismatch");
       }
@@ -138,23 +195,32 @@ public final class Manifest implements Closeable {
         // never ends in a zero byte (its last field, the next generation, is a varint >= 1). A
         // complete last record that fails its checksum is damage, not a torn write: dropping it
         // would forget a live SSTable and delete its files.
-        if (end == b.length && b[end - 1] == 0) {
-          return p; // the last record, partly written
+        if (b[end - 1] == 0 && allZero(b, end)) {
+          return p; // the last record, partly written (maybe into space allocated past it)
         }
         throw new CorruptFileException(file, p, "manifest record checksum mismatch");
       }
+      long recordSeq;
       try {
-        applyRecord(new DataInputStream(new ByteArrayInputStream(b, p + RECORD_HEADER, len)));
+        recordSeq =
+            applyRecord(new DataInputStream(new ByteArrayInputStream(b, p + RECORD_HEADER, len)));
       } catch (IOException e) {
         throw new CorruptFileException(file, p, "undecodable manifest record", e);
       }
+      // The first record (a snapshot) carries the number of the last edit it holds; every later
+      // one the next number.
+      if (version >= 2 && p > hl && recordSeq != seq + 1) {
+        throw new CorruptFileException(
+            file, p, "manifest record numbered " + recordSeq + " after edit " + seq);
+      }
+      seq = recordSeq;
       p = end;
     }
     return p;
   }
 
   private static boolean allZero(byte[] b, int from) {
-    for (int i = from; i < b.length; i++) {
+    for (int i = Math.max(0, from); i < b.length; i++) {
       if (b[i] != 0) {
         return false;
       }
@@ -162,7 +228,9 @@ public final class Manifest implements Closeable {
     return true;
   }
 
-  private void applyRecord(DataInputStream in) throws IOException {
+  /** Applies one record's edit and returns its sequence number (0 in a version 1 manifest). */
+  private long applyRecord(DataInputStream in) throws IOException {
+    long recordSeq = version >= 2 ? VarInts.readUnsigned(in) : 0;
     int added = VarInts.readLength(in, Integer.MAX_VALUE);
     for (int i = 0; i < added; i++) {
       live.add(VarInts.readUnsigned(in));
@@ -175,12 +243,14 @@ public final class Manifest implements Closeable {
     if (in.available() != 0) {
       throw new IOException("trailing bytes in manifest record");
     }
+    return recordSeq;
   }
 
-  private static byte[] record(Collection<Long> added, Collection<Long> removed, long next)
-      throws IOException {
+  private static byte[] record(
+      long seq, Collection<Long> added, Collection<Long> removed, long next) throws IOException {
     ByteArrayOutputStream payload = new ByteArrayOutputStream();
     DataOutputStream d = new DataOutputStream(payload);
+    VarInts.writeUnsigned(d, seq);
     VarInts.writeUnsigned(d, added.size());
     for (long g : added) {
       VarInts.writeUnsigned(d, g);
@@ -239,7 +309,7 @@ public final class Manifest implements Closeable {
       }
     }
     checkNotFailed();
-    byte[] r = record(added, removed, nextGeneration);
+    byte[] r = record(seq + 1, added, removed, nextGeneration);
     long end = out.size();
     try {
       out.write(ByteBuffer.wrap(r));
@@ -259,6 +329,29 @@ public final class Manifest implements Closeable {
     } catch (IOException e) {
       throw failed(e);
     }
+    long sealEnd = sealOut.size();
+    try {
+      sealOut.write(ByteBuffer.wrap(ManifestSeal.record(seq + 1)));
+    } catch (IOException e) {
+      // The edit is synced but not acknowledged. Undo it (cut both files back, sync the manifest)
+      // so that the caller may clean up and retry; a crash before that keeps the edit, which is
+      // allowed for an edit that never returned.
+      try {
+        sealOut.truncate(sealEnd);
+        out.truncate(end);
+        out.sync();
+      } catch (IOException t) {
+        e.addSuppressed(t);
+        throw failed(e);
+      }
+      throw e;
+    }
+    try {
+      sealOut.sync();
+    } catch (IOException e) {
+      throw failed(e);
+    }
+    seq++;
     live.removeAll(removed);
     live.addAll(added);
     if (out.size() > REWRITE_THRESHOLD) {
@@ -300,22 +393,45 @@ public final class Manifest implements Closeable {
 
   private void rewriteFile() throws IOException {
     Path tmp = dir.resolve(FILE_NAME + SSTableDescriptor.TMP_SUFFIX);
+    Path sealTmp = dir.resolve(ManifestSeal.FILE_NAME + SSTableDescriptor.TMP_SUFFIX);
     fs.delete(tmp);
+    fs.delete(sealTmp);
     ByteArrayOutputStream h = new ByteArrayOutputStream();
-    FileFormat.writeHeader(new DataOutputStream(h), HEADER_NAME, 0);
-    byte[] snapshot = record(live, List.of(), nextGeneration);
+    FileFormat.writeHeader(new DataOutputStream(h), HEADER_NAME, VERSION, 0);
+    byte[] snapshot = record(seq, live, List.of(), nextGeneration);
     try (WritableFile w = fs.create(tmp)) {
       w.write(ByteBuffer.wrap(h.toByteArray()));
       w.write(ByteBuffer.wrap(snapshot));
       w.sync();
     }
-    if (out != null) {
-      out.close();
-      out = null;
+    // The new seal holds the same highest number as the old one, so any of the two renames may
+    // be lost by a crash without the seal proving more than the manifest holds.
+    try (WritableFile w = fs.create(sealTmp)) {
+      w.write(ByteBuffer.wrap(ManifestSeal.record(seq)));
+      w.sync();
     }
+    closeFiles();
     fs.rename(tmp, file);
+    fs.rename(sealTmp, sealFile);
     fs.syncDirectory(dir);
+    version = VERSION;
     out = fs.openForAppend(file);
+    sealOut = fs.openForAppend(sealFile);
+  }
+
+  private void closeFiles() throws IOException {
+    try {
+      if (out != null) {
+        out.close();
+      }
+    } finally {
+      out = null;
+      if (sealOut != null) {
+        WritableFile s = sealOut;
+        sealOut = null;
+        s.close();
+      }
+    }
   }
 
   /** Size of the manifest file in bytes. */
@@ -335,7 +451,8 @@ public final class Manifest implements Closeable {
       String name = p.getFileName().toString();
       long gen = SSTableDescriptor.generationOf(p);
       boolean tmp = name.endsWith(SSTableDescriptor.TMP_SUFFIX);
-      if ((tmp && (gen >= 0 || name.startsWith(FILE_NAME))) || (gen >= 0 && !live.contains(gen))) {
+      boolean ownTmp = name.startsWith(FILE_NAME) || name.startsWith(ManifestSeal.FILE_NAME);
+      if ((tmp && (gen >= 0 || ownTmp)) || (gen >= 0 && !live.contains(gen))) {
         fs.delete(p);
         deleted.add(p);
       }
@@ -356,9 +473,7 @@ public final class Manifest implements Closeable {
   public synchronized void close() throws IOException {
     if (!closed) {
       closed = true;
-      if (out != null) {
-        out.close();
-      }
+      closeFiles();
     }
   }
 }

@@ -14,6 +14,8 @@ import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
+import dev.talus.io.NioStorageFs;
+import dev.talus.sstable.Manifest;
 import dev.talus.testkit.FaultInjector;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,7 +72,13 @@ class CrashStatesTest {
     /** Creating a table, then changing another table's compaction strategy (schema.db). */
     SCHEMA_CHANGE,
     /** Six acknowledged 20 KB writes, one after the other, rolling a commit-log segment. */
-    COMMIT_LOG_ROLL
+    COMMIT_LOG_ROLL,
+    /**
+     * A flush whose manifest edit takes the manifest past {@link Manifest#REWRITE_THRESHOLD}, so
+     * the manifest is rewritten as one snapshot (MANIFEST.db.tmp and MANIFEST.seal.tmp, their
+     * renames, the directory fsync).
+     */
+    MANIFEST_REWRITE
   }
 
   enum State {
@@ -131,6 +139,58 @@ class CrashStatesTest {
 
   private Expected baseRows;
 
+  /** The base directory with table t's manifest filled to just under its rewrite threshold. */
+  private Path fullManifestBase;
+
+  private Path base(Operation op) {
+    prepareBase();
+    if (op != Operation.MANIFEST_REWRITE) {
+      return base;
+    }
+    if (fullManifestBase == null) {
+      fullManifestBase = tmp.resolve("base-full-manifest");
+      copyTree(base, fullManifestBase);
+      fillManifest(manifestOf(fullManifestBase).getParent());
+    }
+    return fullManifestBase;
+  }
+
+  /**
+   * Appends edits that change nothing in the end (40 unused generations added, then removed; then
+   * empty edits) until the manifest is within one flush edit of its rewrite threshold.
+   */
+  private static void fillManifest(Path tableDir) {
+    try (Manifest m = Manifest.open(new NioStorageFs(), tableDir)) {
+      while (m.sizeInBytes() < Manifest.REWRITE_THRESHOLD - 400) {
+        List<Long> unused = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+          unused.add(m.newGeneration());
+        }
+        m.apply(unused, List.of());
+        m.apply(List.of(), unused);
+      }
+      // an empty edit is 19 bytes here, a flush's edit 22: the flush crosses the threshold
+      while (m.sizeInBytes() <= Manifest.REWRITE_THRESHOLD - 20) {
+        m.apply(List.of(), List.of());
+      }
+      assertThat(m.sizeInBytes())
+          .isBetween(Manifest.REWRITE_THRESHOLD - 20, Manifest.REWRITE_THRESHOLD);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Path manifestOf(Path dbDir) {
+    try (Stream<Path> s = Files.walk(dbDir)) {
+      return s.filter(p -> p.getFileName().toString().equals(Manifest.FILE_NAME))
+          .filter(p -> p.getParent().getFileName().toString().startsWith("t-"))
+          .findFirst()
+          .orElseThrow();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /**
    * The directory before the operation, made once and copied for each crash state: two SSTables,
    * the newer one deleting rows of the older (cells and a partition).
@@ -147,9 +207,9 @@ class CrashStatesTest {
   }
 
   /** A copy of the base directory, opened, with acknowledged rows in the memtable only. */
-  private TalusDb openPrepared(FaultInjector faults, Path dir, Expected e) {
-    prepareBase();
-    copyTree(base, dir);
+  private TalusDb openPrepared(Operation op, FaultInjector faults, Path dir, Expected e) {
+    Path from = base(op);
+    copyTree(from, dir);
     e.rows.putAll(baseRows.rows);
     TalusDb db = faults.open(options(dir));
     Table t = db.table("t");
@@ -192,7 +252,7 @@ class CrashStatesTest {
 
   private static void run(Operation op, TalusDb db, Table t, Expected e) {
     switch (op) {
-      case FLUSH -> t.flush();
+      case FLUSH, MANIFEST_REWRITE -> t.flush();
       case COMPACTION -> t.compact();
       case SCHEMA_CHANGE -> {
         db.createTable(schema("u"));
@@ -228,11 +288,18 @@ class CrashStatesTest {
   private long measure(Operation op) {
     Path dir = tmp.resolve(op + "-measure");
     FaultInjector faults = new FaultInjector(1);
-    try (TalusDb db = openPrepared(faults, dir, new Expected())) {
+    try (TalusDb db = openPrepared(op, faults, dir, new Expected())) {
       Table t = db.table("t");
       long before = faults.changes();
       run(op, db, t, new Expected());
+      if (op == Operation.MANIFEST_REWRITE) {
+        assertThat(Files.size(manifestOf(dir)))
+            .as("the flush rewrote the manifest")
+            .isLessThan(1024);
+      }
       return faults.changes() - before;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -288,7 +355,7 @@ class CrashStatesTest {
     Path dir = tmp.resolve(op + "-" + k + "-" + state + "-" + seed);
     FaultInjector faults = new FaultInjector(seed * 1_000_003L + k);
     Expected e = new Expected();
-    TalusDb db = openPrepared(faults, dir, e);
+    TalusDb db = openPrepared(op, faults, dir, e);
     Table t = db.table("t");
     faults.recordOperations(true);
     faults.haltAfter(k);
@@ -422,6 +489,11 @@ class CrashStatesTest {
   @Test
   void everyCrashPointOfACommitLogRoll() {
     enumerate(Operation.COMMIT_LOG_ROLL, 1, 4);
+  }
+
+  @Test
+  void everyCrashPointOfAManifestRewrite() {
+    enumerate(Operation.MANIFEST_REWRITE, 1, 4);
   }
 
   @Test
