@@ -40,7 +40,8 @@ public final class Condition {
       return symbol;
     }
 
-    boolean isSlice() {
+    /** True for {@code < <= > >=}. */
+    public boolean isSlice() {
       return this == LT || this == LE || this == GT || this == GE;
     }
   }

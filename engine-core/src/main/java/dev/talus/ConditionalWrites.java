@@ -1,8 +1,8 @@
 package dev.talus;
 
+import dev.talus.db.ConditionChecks;
 import dev.talus.request.Restriction;
 import dev.talus.request.WriteRequest;
-import dev.talus.schema.Columns;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -206,7 +206,7 @@ final class ConditionalWrites {
       }
     } else {
       for (Restriction x : r.where()) {
-        ColumnDef c = Columns.column(s, x.column());
+        ColumnDef c = ConditionChecks.column(s, x.column());
         if (!c.isPrimaryKey() || x.op() != Restriction.Op.EQ || x.values().size() != 1) {
           throw new InvalidQueryException(
               "a conditional write must name its row by equality on primary key columns; "
@@ -225,7 +225,7 @@ final class ConditionalWrites {
         throw new InvalidQueryException(
             "a conditional write on " + s.name() + " needs partition key column " + c.name());
       }
-      pk[i] = Columns.keyValue(s, c, keyValues.get(c.name()));
+      pk[i] = ConditionChecks.keyValue(s, c, keyValues.get(c.name()));
     }
     List<ConditionChecks.Checked> checks = new ArrayList<>();
     boolean onlyStatic = true;
@@ -240,7 +240,7 @@ final class ConditionalWrites {
         ck = null;
         break;
       }
-      ck.add(Columns.keyValue(s, c, keyValues.get(c.name())));
+      ck.add(ConditionChecks.keyValue(s, c, keyValues.get(c.name())));
     }
     if (ck == null && st.spec().kind() == Kind.CONDITIONS && !onlyStatic) {
       throw new InvalidQueryException(

@@ -1,5 +1,11 @@
-package dev.talus;
+package dev.talus.db;
 
+import dev.talus.ColumnDef;
+import dev.talus.Condition;
+import dev.talus.DataType;
+import dev.talus.InvalidQueryException;
+import dev.talus.TableSchema;
+import dev.talus.UdtValue;
 import dev.talus.codec.TypeCodec;
 import dev.talus.schema.Columns;
 import java.util.ArrayList;
@@ -10,17 +16,18 @@ import java.util.Map;
 /**
  * The checking half of conditional writes: validates each {@link Condition} against the schema
  * (column, element access, values made canonical) and evaluates it on a current value, with
- * Cassandra's rules for absent values (see {@link Condition}). Stateless.
+ * Cassandra's rules for absent values (see {@link Condition}). Internal: the API's conditional
+ * writes use it. Stateless.
  */
-final class ConditionChecks {
+public final class ConditionChecks {
   private ConditionChecks() {}
 
   /** A validated condition: its column, canonical element key and values, and their codec. */
-  record Checked(
+  public record Checked(
       Condition condition, ColumnDef column, Object key, TypeCodec<?> codec, List<Object> values) {
 
     /** True if the condition holds for the column's current value (null if absent). */
-    boolean holds(Object columnValue) {
+    public boolean holds(Object columnValue) {
       Object v = condition.isElement() ? element(columnValue) : columnValue;
       v = emptyAsNull(column, v, condition.isElement());
       Condition.Op op = condition.op();
@@ -84,7 +91,7 @@ final class ConditionChecks {
   }
 
   /** Validates {@code cond} on table {@code s}. */
-  static Checked check(TableSchema s, Condition cond) {
+  public static Checked check(TableSchema s, Condition cond) {
     ColumnDef c = Columns.column(s, cond.columnName());
     if (c.isPrimaryKey()) {
       throw new InvalidQueryException(
@@ -155,6 +162,16 @@ final class ConditionChecks {
       values.add(emptyAsNull(c, canonical, cond.isElement()));
     }
     return new Checked(cond, c, key, codec, nullable(values));
+  }
+
+  /** The column named {@code name}; {@link InvalidQueryException} if there is none. */
+  public static ColumnDef column(TableSchema s, String name) {
+    return Columns.column(s, name);
+  }
+
+  /** {@code value} as primary key column {@code c}'s canonical value (never null). */
+  public static Object keyValue(TableSchema s, ColumnDef c, Object value) {
+    return Columns.keyValue(s, c, value);
   }
 
   private static List<Object> nullable(List<Object> values) {
