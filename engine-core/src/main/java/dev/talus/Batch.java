@@ -18,26 +18,30 @@ public final class Batch {
   private final TalusDb db;
   private final List<TableHandle> tables = new ArrayList<>();
   private final List<WriteRequest> requests = new ArrayList<>();
+  private final List<ConditionalWrites.Stmt> stmts = new ArrayList<>();
+  private boolean conditional;
 
   Batch(TalusDb db) {
     this.db = db;
   }
 
   public Batch add(Insert insert) {
-    return add(insert.table(), insert.request());
+    return add(insert.table(), insert.request(), insert.spec());
   }
 
   public Batch add(Update update) {
-    return add(update.table(), update.request());
+    return add(update.table(), update.request(), update.spec());
   }
 
   public Batch add(Delete delete) {
-    return add(delete.table(), delete.request());
+    return add(delete.table(), delete.request(), delete.spec());
   }
 
-  private Batch add(Table table, WriteRequest request) {
+  private Batch add(Table table, WriteRequest request, ConditionalWrites.Spec spec) {
     tables.add(table.store());
     requests.add(request);
+    stmts.add(new ConditionalWrites.Stmt(table, request, spec));
+    conditional |= spec.conditional();
     return this;
   }
 
@@ -45,11 +49,37 @@ public final class Batch {
     return requests.size();
   }
 
-  /** Validates every write, then logs and applies them as one record. */
+  /**
+   * Validates every write, then logs and applies them as one record.
+   *
+   * @throws IllegalStateException if a write of the batch has conditions: run it with {@link
+   *     #executeConditional()}
+   */
   public void execute() {
+    if (conditional) {
+      throw new IllegalStateException(
+          "a batch with conditional writes reports whether it applied: run it with"
+              + " executeConditional()");
+    }
     if (requests.isEmpty()) {
       return;
     }
     db.database().writeBatch(tables, requests);
+  }
+
+  /**
+   * A conditional batch (Cassandra's {@code BEGIN BATCH ... IF ...}): every write must go to the
+   * same partition of one table and none may set its own timestamp. If the conditions of all its
+   * writes hold on the partition's current state, all writes are applied with one timestamp, as one
+   * commit-log record; otherwise none is, and the result holds the current state of the rows the
+   * conditions examined. Writes without conditions may be part of it.
+   *
+   * @throws IllegalStateException if no write of the batch has conditions
+   */
+  public ConditionalResult executeConditional() {
+    if (!conditional) {
+      throw new IllegalStateException("a batch without conditional writes runs with execute()");
+    }
+    return ConditionalWrites.run(stmts, true, timed -> db.database().writeBatch(tables, timed));
   }
 }

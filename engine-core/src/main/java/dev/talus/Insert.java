@@ -19,6 +19,7 @@ public final class Insert {
   private final Map<String, Object> values = new LinkedHashMap<>();
   private Duration ttl;
   private Long timestamp;
+  private ConditionalWrites.Spec spec = ConditionalWrites.Spec.NONE;
 
   Insert(Table table) {
     this.table = table;
@@ -48,9 +49,48 @@ public final class Insert {
     return this;
   }
 
-  /** Applies the write; it is visible to reads when this returns. */
+  /**
+   * Makes this a conditional write that applies only if the row does not exist yet (CQL's {@code IF
+   * NOT EXISTS}): no live row marker or cell at its primary key (for an insert of static columns
+   * alone, no live data in the partition). Run it with {@link #executeConditional()}.
+   */
+  public Insert ifNotExists() {
+    spec = new ConditionalWrites.Spec(ConditionalWrites.Kind.NOT_EXISTS, java.util.List.of());
+    return this;
+  }
+
+  /**
+   * Applies the write; it is visible to reads when this returns.
+   *
+   * @throws IllegalStateException if the write has conditions: run it with {@link
+   *     #executeConditional()}, which says whether it applied
+   */
   public void execute() {
+    if (spec.conditional()) {
+      throw new IllegalStateException(
+          "a conditional write reports whether it applied: run it with executeConditional()");
+    }
     table.store().write(request());
+  }
+
+  /**
+   * Applies the write if its conditions hold, atomically with their check (see {@link
+   * ConditionalResult} and the conditional-write rules in {@link Table}).
+   *
+   * @throws IllegalStateException if the write has no conditions
+   */
+  public ConditionalResult executeConditional() {
+    if (!spec.conditional()) {
+      throw new IllegalStateException("a write without conditions runs with execute()");
+    }
+    return ConditionalWrites.run(
+        java.util.List.of(new ConditionalWrites.Stmt(table, request(), spec)),
+        false,
+        reqs -> table.store().write(reqs.get(0)));
+  }
+
+  ConditionalWrites.Spec spec() {
+    return spec;
   }
 
   WriteRequest request() {

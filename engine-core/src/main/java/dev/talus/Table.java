@@ -6,6 +6,18 @@ import dev.talus.db.TableHandle;
  * A table of an open {@link TalusDb}: start writes with {@link #insert()}, {@link #update()},
  * {@link #delete()} and reads with {@link #select()}.
  *
+ * <p><b>Conditional writes</b> (lightweight transactions: {@link Insert#ifNotExists}, {@link
+ * Update#ifExists}, {@link Update#onlyIf}, {@link Delete#onlyIf}, conditional {@link Batch}es) are
+ * linearizable per partition within the process: each holds its partition's conditional-write lock
+ * from reading the current state until its write is logged and applied, so of several racing
+ * conditional writes each sees the ones before it. An applied conditional write is logged like any
+ * write. Its timestamp comes from the database clock, above every timestamp in the rows it read, so
+ * it supersedes what its conditions examined and conditional writes to a row get strictly
+ * increasing timestamps; it may not set its own. Plain writes do not take the lock: mixing them
+ * with conditional writes on the same data gives no such guarantee (a plain write may land between
+ * a conditional write's check and its write, and one with a later timestamp still wins), as in
+ * Cassandra. Counter tables take no conditions.
+ *
  * <p>Thread-safe: any number of threads may use one table at once. A table handle does not need
  * closing; it stops working when its database is closed ({@link TalusClosedException}).
  */

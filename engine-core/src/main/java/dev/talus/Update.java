@@ -33,6 +33,7 @@ public final class Update {
   private final List<ElementOp> operations = new ArrayList<>();
   private Duration ttl;
   private Long timestamp;
+  private ConditionalWrites.Spec spec = ConditionalWrites.Spec.NONE;
 
   Update(Table table) {
     this.table = table;
@@ -113,9 +114,58 @@ public final class Update {
     return this;
   }
 
-  /** Applies the write; it is visible to reads when this returns. */
+  /**
+   * Makes this a conditional write that applies only if its row exists (CQL's {@code IF EXISTS}): a
+   * live row marker or cell at its primary key (naming only the partition: any live data in it).
+   * Run it with {@link #executeConditional()}.
+   */
+  public Update ifExists() {
+    spec = spec.ifExists();
+    return this;
+  }
+
+  /**
+   * Makes this a conditional write that applies only if every condition holds on the row's current
+   * values (CQL's {@code IF c1 = v AND ...}); calling it again adds conditions. Conditions only on
+   * static columns may name the partition alone. Run it with {@link #executeConditional()}.
+   */
+  public Update onlyIf(Condition... conditions) {
+    spec = spec.onlyIf(conditions);
+    return this;
+  }
+
+  /**
+   * Applies the write; it is visible to reads when this returns.
+   *
+   * @throws IllegalStateException if the write has conditions: run it with {@link
+   *     #executeConditional()}, which says whether it applied
+   */
   public void execute() {
+    if (spec.conditional()) {
+      throw new IllegalStateException(
+          "a conditional write reports whether it applied: run it with executeConditional()");
+    }
     table.store().write(request());
+  }
+
+  /**
+   * Applies the write if its conditions hold, atomically with their check (see {@link
+   * ConditionalResult} and the conditional-write rules in {@link Table}).
+   *
+   * @throws IllegalStateException if the write has no conditions
+   */
+  public ConditionalResult executeConditional() {
+    if (!spec.conditional()) {
+      throw new IllegalStateException("a write without conditions runs with execute()");
+    }
+    return ConditionalWrites.run(
+        java.util.List.of(new ConditionalWrites.Stmt(table, request(), spec)),
+        false,
+        reqs -> table.store().write(reqs.get(0)));
+  }
+
+  ConditionalWrites.Spec spec() {
+    return spec;
   }
 
   WriteRequest request() {

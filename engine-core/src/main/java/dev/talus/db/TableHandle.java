@@ -40,6 +40,8 @@ public final class TableHandle {
 
   private volatile boolean dropped;
 
+  private final ConditionalPartitions conditional = new ConditionalPartitions();
+
   private record Parts(
       TableStore store, ReadPath reads, PartitionDump dumps, TableInspector inspector) {}
 
@@ -106,6 +108,32 @@ public final class TableHandle {
   public void write(WriteRequest req) {
     try {
       db.writes().write(store(), req);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "table " + name());
+    }
+  }
+
+  /**
+   * Runs {@code body} holding the conditional-write lock of the partition with these canonical key
+   * values (see {@link ConditionalPartitions}); plain writes do not wait for it.
+   */
+  public <T> T underPartitionLock(Object[] partitionKey, java.util.function.Supplier<T> body) {
+    java.util.concurrent.locks.ReentrantLock lock = conditional.lockOf(store(), partitionKey);
+    lock.lock();
+    try {
+      return body.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The timestamp for a conditional write to these rows of one partition, drawn under its lock: see
+   * {@link ConditionalPartitions#timestamp}.
+   */
+  public long conditionalTimestamp(Object[] partitionKey, List<List<Object>> clusterings) {
+    try {
+      return ConditionalPartitions.timestamp(db.context(), store(), partitionKey, clusterings);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }

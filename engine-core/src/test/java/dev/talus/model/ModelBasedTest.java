@@ -40,8 +40,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every read is compared. On a difference the failure names the seed and a shrunk operation list
  * that still reproduces it. Later capabilities (flush, compaction, restart) join the operation mix
  * as they land: a non-frozen set column written element by element and whole, a static column, a
- * counter table beside the main one (flushed, compacted and reopened with it), and scans of the
- * whole table with their aggregates ({@link ModelScans}).
+ * counter table beside the main one (flushed, compacted and reopened with it), scans of the whole
+ * table with their aggregates ({@link ModelScans}), and conditional writes whose outcome the model
+ * predicts ({@link ModelConditional}).
  */
 class ModelBasedTest {
   static final int PARTITIONS = 3;
@@ -164,7 +165,9 @@ class ModelBasedTest {
       String c2 = Model.C2_VALUES[rnd.nextInt(Model.C2_VALUES.length)];
       int ttl = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(20) : 0;
       int k = rnd.nextInt(100);
-      if (rnd.nextInt(5) == 0) {
+      if (rnd.nextInt(40) == 0) {
+        ops.add(ModelConditional.generate(rnd, p, c1, c2));
+      } else if (rnd.nextInt(5) == 0) {
         ops.add(valueKindOp(rnd, p, c1, c2, ttl, ts));
       } else if (k < 40) {
         boolean setV1 = rnd.nextBoolean() || k < 10;
@@ -487,6 +490,8 @@ class ModelBasedTest {
       return check(r, t, model, now);
     } else if (op instanceof ModelScans.Scan r) {
       return ModelScans.check(r, t, model, now);
+    } else if (op instanceof ModelConditional.Cas c) {
+      return ModelConditional.apply(c, t, model, now);
     }
     return null;
   }

@@ -21,21 +21,26 @@ import java.util.List;
  * commit-log record, writes without a timestamp sharing one. That is Cassandra's logged batch; an
  * {@code UNLOGGED} batch gets the same guarantee, which is stronger than Cassandra's. Cassandra's
  * rules hold: a timestamp on the batch or on its statements, not both; no TTL on the batch. {@code
- * COUNTER} batches wait for counters. Immutable and thread-safe.
+ * COUNTER} batches wait for counters. A batch with {@code IF} clauses is a conditional batch: its
+ * writes must go to one partition of one table, no timestamp may be given, and it returns
+ * Cassandra's {@code [applied]} rows. Immutable and thread-safe.
  */
 final class BatchExec implements Executable {
   private final List<WriteStatement> statements;
   private final WriteAttributes attributes;
+  private final boolean conditional;
   private final Source source;
   private final SourcePosition at;
 
   private BatchExec(
       List<WriteStatement> statements,
       WriteAttributes attributes,
+      boolean conditional,
       Source source,
       SourcePosition at) {
     this.statements = List.copyOf(statements);
     this.attributes = attributes;
+    this.conditional = conditional;
     this.source = source;
     this.at = at;
   }
@@ -52,15 +57,32 @@ final class BatchExec implements Executable {
     }
     WriteAttributes attributes = WriteAttributes.prepare(b.attributes(), pc);
     List<WriteStatement> statements = new ArrayList<>();
+    boolean conditional = false;
     for (ModificationStatement m : b.statements()) {
       WriteStatement w = Writes.prepare(m, pc);
+      conditional |= w.conditions().conditional();
       if (attributes.hasTimestamp() && w.hasOwnTimestamp()) {
         throw src.invalid(
             m.position(), 6, "Timestamp must be set either on BATCH or individual statements");
       }
       statements.add(w);
     }
-    return new BatchExec(statements, attributes, src, b.position());
+    if (conditional) {
+      if (attributes.hasTimestamp()) {
+        throw src.invalid(
+            b.attributes().timestamp().position(),
+            "Cannot provide custom timestamp for conditional BATCH");
+      }
+      for (int i = 0; i < statements.size(); i++) {
+        if (statements.get(i).hasOwnTimestamp()) {
+          throw src.invalid(
+              b.statements().get(i).position(),
+              6,
+              "Cannot provide custom timestamp for conditional BATCH");
+        }
+      }
+    }
+    return new BatchExec(statements, attributes, conditional, src, b.position());
   }
 
   @Override
@@ -69,12 +91,18 @@ final class BatchExec implements Executable {
   }
 
   @Override
-  public CqlResult execute(ExecContext ctx) {
+  public CqlResult execute(ExecContext given) {
+    ExecContext ctx = conditional ? given.withoutDefaultTimestamp() : given;
     Long ts = attributes.hasTimestamp() ? attributes.timestamp(ctx) : null;
     Batch batch = ctx.db().batch();
     try {
       for (WriteStatement w : statements) {
         w.addTo(batch, ctx, ts);
+      }
+      if (conditional) {
+        List<CqlConditions> conditions = new ArrayList<>();
+        statements.forEach(w -> conditions.add(w.conditions()));
+        return CqlConditions.result(batch.executeConditional(), conditions, true, ctx.warnings());
       }
       batch.execute();
     } catch (CqlInvalidRequestException e) {

@@ -26,12 +26,14 @@ final class DeleteExec extends WriteStatement {
   private final KeyWhere where;
   private final String[] columns;
   private final WriteAttributes attributes;
+  private final CqlConditions conditions;
 
   private DeleteExec(
       Table table,
       KeyWhere where,
       String[] columns,
       WriteAttributes attributes,
+      CqlConditions conditions,
       Source source,
       DeleteStatement s) {
     super(source, s.position());
@@ -39,14 +41,16 @@ final class DeleteExec extends WriteStatement {
     this.where = where;
     this.columns = columns;
     this.attributes = attributes;
+    this.conditions = conditions;
+  }
+
+  @Override
+  CqlConditions conditions() {
+    return conditions;
   }
 
   static DeleteExec prepare(DeleteStatement s, PrepareContext pc) {
     Source src = pc.source();
-    if (s.ifExists() || !s.conditions().isEmpty()) {
-      throw LightweightTransactions.notYet(
-          s.position(), s.ifExists() ? "DELETE ... IF EXISTS" : "DELETE ... IF", pc);
-    }
     if (s.attributes().ttl() != null) {
       throw src.invalid(s.attributes().ttl().position(), "TTL attribute is not allowed for DELETE");
     }
@@ -77,11 +81,21 @@ final class DeleteExec extends WriteStatement {
     if (!cols.isEmpty() && !where.namesRows()) {
       throw src.invalid(s.position(), 6, "Range deletions are not supported for specific columns");
     }
+    WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
     return new DeleteExec(
         table,
         where,
         cols.toArray(new String[0]),
-        WriteAttributes.prepare(s.attributes(), pc),
+        attributes,
+        CqlConditions.prepare(
+            s.ifExists(),
+            s.conditions(),
+            s.where(),
+            table.schema(),
+            attributes,
+            s.position(),
+            true,
+            pc),
         src,
         s);
   }
@@ -114,6 +128,7 @@ final class DeleteExec extends WriteStatement {
       if (ts != null) {
         d.timestamp(ts);
       }
+      conditions.applyTo(d, ctx);
       out.add(d);
     }
     return out;

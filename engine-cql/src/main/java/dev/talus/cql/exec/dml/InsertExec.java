@@ -37,9 +37,10 @@ final class InsertExec extends InsertWrite {
       Operand[] values,
       Identifier[] names,
       WriteAttributes attributes,
+      CqlConditions conditions,
       Source source,
       InsertStatement s) {
-    super(source, s.position(), attributes);
+    super(source, s.position(), attributes, conditions);
     this.table = table;
     this.columns = columns;
     this.key = key;
@@ -50,9 +51,6 @@ final class InsertExec extends InsertWrite {
 
   static InsertExec prepare(InsertStatement s, PrepareContext pc) {
     Source src = pc.source();
-    if (s.ifNotExists()) {
-      throw LightweightTransactions.notYet(s.position(), "INSERT ... IF NOT EXISTS", pc);
-    }
     Table table = pc.table(s.table());
     TableInfo info = TableInfo.of(table.schema());
     if (s.columns().size() != s.values().size()) {
@@ -91,8 +89,10 @@ final class InsertExec extends InsertWrite {
       throw src.invalid(
           s.position(), 6, "Some clustering keys are missing: " + String.join(", ", missingCk));
     }
-    return new InsertExec(
-        table, columns, key, values, names, WriteAttributes.prepare(s.attributes(), pc), src, s);
+    WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
+    CqlConditions conditions =
+        CqlConditions.insert(s.ifNotExists(), table.schema(), attributes, s.position(), pc);
+    return new InsertExec(table, columns, key, values, names, attributes, conditions, src, s);
   }
 
   @Override

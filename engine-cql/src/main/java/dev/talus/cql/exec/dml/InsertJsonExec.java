@@ -32,8 +32,13 @@ final class InsertJsonExec extends InsertWrite {
   private final SourcePosition at;
 
   private InsertJsonExec(
-      Table table, Operand json, InsertJsonStatement s, WriteAttributes attributes, Source source) {
-    super(source, s.position(), attributes);
+      Table table,
+      Operand json,
+      InsertJsonStatement s,
+      WriteAttributes attributes,
+      CqlConditions conditions,
+      Source source) {
+    super(source, s.position(), attributes, conditions);
     this.table = table;
     this.info = TableInfo.of(table.schema());
     this.json = json;
@@ -43,13 +48,12 @@ final class InsertJsonExec extends InsertWrite {
   }
 
   static InsertJsonExec prepare(InsertJsonStatement s, PrepareContext pc) {
-    if (s.ifNotExists()) {
-      throw LightweightTransactions.notYet(s.position(), "INSERT ... IF NOT EXISTS", pc);
-    }
     Table table = pc.table(s.table());
     Operand json = Terms.prepare(s.json(), Receiver.of("[json]", DataType.TEXT), pc);
-    return new InsertJsonExec(
-        table, json, s, WriteAttributes.prepare(s.attributes(), pc), pc.source());
+    WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
+    CqlConditions conditions =
+        CqlConditions.insert(s.ifNotExists(), table.schema(), attributes, s.position(), pc);
+    return new InsertJsonExec(table, json, s, attributes, conditions, pc.source());
   }
 
   @Override

@@ -9,15 +9,23 @@ import java.time.Duration;
 
 /**
  * A prepared {@code INSERT}, with values or {@code JSON}: one row, with the statement's {@code
- * USING TTL / TIMESTAMP} (or the batch's timestamp) applied the same way for both forms. Immutable
- * and thread-safe.
+ * USING TTL / TIMESTAMP} (or the batch's timestamp) and {@code IF NOT EXISTS} applied the same way
+ * for both forms. Immutable and thread-safe.
  */
 abstract class InsertWrite extends WriteStatement {
   private final WriteAttributes attributes;
+  private final CqlConditions conditions;
 
-  InsertWrite(Source source, SourcePosition at, WriteAttributes attributes) {
+  InsertWrite(
+      Source source, SourcePosition at, WriteAttributes attributes, CqlConditions conditions) {
     super(source, at);
     this.attributes = attributes;
+    this.conditions = conditions;
+  }
+
+  @Override
+  final CqlConditions conditions() {
+    return conditions;
   }
 
   /** The engine's insert of one execution's row, with its values set and nothing else. */
@@ -25,6 +33,7 @@ abstract class InsertWrite extends WriteStatement {
 
   private Insert build(ExecContext ctx, Long batchTimestamp) {
     Insert insert = row(ctx);
+    conditions.applyTo(insert);
     Duration ttl = attributes.ttl(ctx);
     if (ttl != null) {
       insert.ttl(ttl);

@@ -30,6 +30,7 @@ final class UpdateExec extends WriteStatement {
   private final String[] columns;
   private final Operand[] values;
   private final WriteAttributes attributes;
+  private final CqlConditions conditions;
 
   private UpdateExec(
       Table table,
@@ -37,6 +38,7 @@ final class UpdateExec extends WriteStatement {
       String[] columns,
       Operand[] values,
       WriteAttributes attributes,
+      CqlConditions conditions,
       Source source,
       UpdateStatement s) {
     super(source, s.position());
@@ -45,14 +47,16 @@ final class UpdateExec extends WriteStatement {
     this.columns = columns;
     this.values = values;
     this.attributes = attributes;
+    this.conditions = conditions;
+  }
+
+  @Override
+  CqlConditions conditions() {
+    return conditions;
   }
 
   static UpdateExec prepare(UpdateStatement s, PrepareContext pc) {
     Source src = pc.source();
-    if (s.ifExists() || !s.conditions().isEmpty()) {
-      throw LightweightTransactions.notYet(
-          s.position(), s.ifExists() ? "UPDATE ... IF EXISTS" : "UPDATE ... IF", pc);
-    }
     Table table = pc.table(s.table());
     TableInfo info = TableInfo.of(table.schema());
     List<String> cols = new ArrayList<>();
@@ -99,12 +103,22 @@ final class UpdateExec extends WriteStatement {
       }
     }
     KeyWhere where = KeyWhere.prepare(s.where(), info, true, s.position(), pc);
+    WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
     return new UpdateExec(
         table,
         where,
         cols.toArray(new String[0]),
         ops.toArray(new Operand[0]),
-        WriteAttributes.prepare(s.attributes(), pc),
+        attributes,
+        CqlConditions.prepare(
+            s.ifExists(),
+            s.conditions(),
+            s.where(),
+            table.schema(),
+            attributes,
+            s.position(),
+            false,
+            pc),
         src,
         s);
   }
@@ -137,6 +151,7 @@ final class UpdateExec extends WriteStatement {
       if (ts != null) {
         u.timestamp(ts);
       }
+      conditions.applyTo(u, ctx);
       out.add(u);
     }
     return out;

@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * A prepared {@code INSERT}, {@code UPDATE} or {@code DELETE}: it turns one execution into the
  * engine's write builders (several for {@code IN}, applied as one batch), run on their own or added
- * to a {@code BATCH}. A write the engine refuses keeps its message and points at the statement.
+ * to a {@code BATCH}. A statement with an {@code IF} clause runs as a conditional write and returns
+ * Cassandra's {@code [applied]} rows. A write the engine refuses keeps its message and points at
+ * the statement.
  */
 abstract class WriteStatement implements Executable {
   private final Source source;
@@ -41,6 +43,11 @@ abstract class WriteStatement implements Executable {
   /** Runs the statement's writes: one on its own, several (IN) as one batch. */
   abstract void run(ExecContext ctx);
 
+  /** The statement's {@code IF} clause ({@link CqlConditions#NONE} without one). */
+  CqlConditions conditions() {
+    return CqlConditions.NONE;
+  }
+
   @Override
   public final List<CqlColumn> resultColumns() {
     return List.of();
@@ -49,6 +56,15 @@ abstract class WriteStatement implements Executable {
   @Override
   public final CqlResult execute(ExecContext ctx) {
     try {
+      if (conditions().conditional()) {
+        Batch one = ctx.db().batch();
+        addTo(one, ctx.withoutDefaultTimestamp(), null);
+        if (one.size() == 0) {
+          return CqlResult.empty(ctx.warnings()); // every value unset: nothing to write
+        }
+        return CqlConditions.result(
+            one.executeConditional(), List.of(conditions()), false, ctx.warnings());
+      }
       run(ctx);
     } catch (CqlInvalidRequestException e) {
       throw e;

@@ -73,6 +73,22 @@ public final class ExecContext {
     return timestamp;
   }
 
+  /**
+   * This execution without its default timestamp, sharing its warnings: a conditional write takes
+   * its timestamp from the engine, as Cassandra's take theirs from the Paxos ballot.
+   */
+  public ExecContext withoutDefaultTimestamp() {
+    if (timestamp == null) {
+      return this;
+    }
+    if (warnings == null) {
+      warnings = new ArrayList<>(2);
+    }
+    ExecContext c = new ExecContext(session, values, pageSize, pagingState, null);
+    c.warnings = warnings;
+    return c;
+  }
+
   public void warn(String warning) {
     if (warnings == null) {
       warnings = new ArrayList<>(2);
