@@ -26,6 +26,7 @@ final class UpdateExec extends WriteStatement {
   private final Table table;
   private final KeyWhere where;
   private final SetOperations.ColumnOp[] ops;
+  private final boolean counters;
   private final WriteAttributes attributes;
 
   private UpdateExec(
@@ -39,6 +40,7 @@ final class UpdateExec extends WriteStatement {
     this.table = table;
     this.where = where;
     this.ops = ops;
+    this.counters = table.schema().isCounterTable();
     this.attributes = attributes;
   }
 
@@ -91,6 +93,11 @@ final class UpdateExec extends WriteStatement {
     }
     Duration ttl = attributes.ttl(ctx);
     Long ts = batchTimestamp != null ? batchTimestamp : attributes.timestamp(ctx);
+    if (counters && !attributes.hasTimestamp()) {
+      // a counter update takes no timestamp: a client's default one (the protocol's, a batch's)
+      // is not used, as in Cassandra; only USING TIMESTAMP is refused (by the engine)
+      ts = null;
+    }
     List<Update> out = new ArrayList<>(rows.size());
     for (Map<String, Object> key : rows) {
       Update u = table.update();
