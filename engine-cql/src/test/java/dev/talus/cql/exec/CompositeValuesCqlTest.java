@@ -82,6 +82,23 @@ class CompositeValuesCqlTest {
   }
 
   @Test
+  void selectJsonWritesCompositeValuesAsCassandraDoes() {
+    cql.execute(
+        "INSERT INTO v (k, tags, scores, pair, office, emb) VALUES (1, {'a', 'b'}, {'x': 1},"
+            + " (7, 'seven'), {city: 'Rome'}, [1, 2, 3])");
+    String json =
+        cql.execute("SELECT JSON tags, scores, pair, office, emb FROM v WHERE k = 1")
+            .rows()
+            .get(0)
+            .getString(0);
+    assertThat(json)
+        .isEqualTo(
+            "{\"tags\": [\"a\", \"b\"], \"scores\": {\"x\": 1}, \"pair\": [7, \"seven\"],"
+                + " \"office\": {\"street\": null, \"city\": \"Rome\", \"zip\": null},"
+                + " \"emb\": [1.0, 2.0, 3.0]}");
+  }
+
+  @Test
   void collectionOperationsOfUpdate() {
     cql.execute("INSERT INTO v (k, tags, scores, events) VALUES (1, {'a'}, {'x': 1}, ['m'])");
     cql.execute("UPDATE v SET tags = tags + {'b', 'c'}, scores['y'] = 2 WHERE k = 1");
