@@ -1,6 +1,7 @@
 package dev.talus.server.wire;
 
 import dev.talus.DataType;
+import dev.talus.InvalidQueryException;
 import dev.talus.TupleValue;
 import dev.talus.UdtValue;
 import dev.talus.UserType;
@@ -191,6 +192,16 @@ final class CompositeValues {
   }
 
   static Object read(ByteBuf b, DataType t, int size) {
+    try {
+      return readValue(b, t, size);
+    } catch (IndexOutOfBoundsException | IllegalArgumentException | InvalidQueryException e) {
+      // a truncated vint, a value the engine's value classes refuse (more fields than the type's)
+      throw new Values.BadValueException(
+          "Invalid value for " + t.cqlName() + ": " + e.getMessage());
+    }
+  }
+
+  private static Object readValue(ByteBuf b, DataType t, int size) {
     List<DataType> c = t.componentTypes();
     ColumnType ct = ColumnType.of(t);
     switch (t.kind()) {
