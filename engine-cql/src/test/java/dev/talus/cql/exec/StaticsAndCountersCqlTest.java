@@ -99,7 +99,7 @@ class StaticsAndCountersCqlTest {
       })
   void cassandrasErrors(String what, String statement, String message) {
     CqlInvalidRequestException e =
-        catchThrowableOfType(() -> cql.execute(statement), CqlInvalidRequestException.class);
+        catchThrowableOfType(CqlInvalidRequestException.class, () -> cql.execute(statement));
     assertThat(e).as(statement).isNotNull();
     assertThat(e.getMessage()).contains(message);
   }
@@ -108,8 +108,8 @@ class StaticsAndCountersCqlTest {
   void ttlOnACounterUpdateIsRefused() {
     CqlInvalidRequestException e =
         catchThrowableOfType(
-            () -> cql.execute("UPDATE views USING TTL 10 SET n = n + 1 WHERE video = 'v'"),
-            CqlInvalidRequestException.class);
+            CqlInvalidRequestException.class,
+            () -> cql.execute("UPDATE views USING TTL 10 SET n = n + 1 WHERE video = 'v'"));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).containsIgnoringCase("ttl");
     assertThat(cql.execute("SELECT * FROM views WHERE video = 'v'").rows()).isEmpty();
