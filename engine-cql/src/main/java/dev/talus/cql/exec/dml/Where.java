@@ -221,7 +221,7 @@ final class Where {
           m.column().position(),
           m.column().name().length(),
           "restrictions on map elements (m[k] = v)",
-          "Talus has no collections yet");
+          "filter on CONTAINS or CONTAINS KEY instead");
     }
     throw src.notYet(at, 4, "custom index expressions (expr(...))", "Talus has no indexes yet");
   }
