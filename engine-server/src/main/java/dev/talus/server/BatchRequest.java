@@ -21,15 +21,27 @@ final class BatchRequest {
   private static final int SERIAL_CONSISTENCY = 0x10;
   private static final int DEFAULT_TIMESTAMP = 0x20;
   private static final int NAMES = 0x40;
+  private static final int KEYSPACE = 0x80;
+  private static final int NOW_IN_SECONDS = 0x100;
 
   private final int type;
   private final List<Object> statements; // a String query or a byte[] prepared id
   private final List<byte[]> values;
   private final int consistency;
   private final long timestamp;
+  private final String keyspace;
+  private final Integer nowInSeconds;
 
   private BatchRequest(
-      int type, List<Object> statements, List<byte[]> values, int consistency, long timestamp) {
+      int type,
+      List<Object> statements,
+      List<byte[]> values,
+      int consistency,
+      long timestamp,
+      String keyspace,
+      Integer nowInSeconds) {
+    this.keyspace = keyspace;
+    this.nowInSeconds = nowInSeconds;
     this.type = type;
     this.statements = statements;
     this.values = values;
@@ -37,7 +49,8 @@ final class BatchRequest {
     this.timestamp = timestamp;
   }
 
-  static BatchRequest read(ByteBuf in) {
+  /** Reads a {@code BATCH} of protocol {@code version} (v5: flags are an {@code [int]}). */
+  static BatchRequest read(ByteBuf in, int version) {
     int type = Wire.readByte(in);
     if (type > 2) {
       throw new ProtocolException("Unknown batch type " + type);
@@ -58,7 +71,11 @@ final class BatchRequest {
       }
     }
     int consistency = Wire.readShort(in);
-    int flags = Wire.readByte(in);
+    int flags = version >= 5 ? Wire.readInt(in) : Wire.readByte(in);
+    int known = SERIAL_CONSISTENCY | DEFAULT_TIMESTAMP | NAMES;
+    if ((flags & ~(version >= 5 ? known | KEYSPACE | NOW_IN_SECONDS : known)) != 0) {
+      throw new ProtocolException("unknown BATCH flags 0x" + Integer.toHexString(flags));
+    }
     if ((flags & NAMES) != 0) {
       throw new ProtocolException("Named values are not supported in a BATCH (as in Cassandra)");
     }
@@ -66,7 +83,19 @@ final class BatchRequest {
       Wire.readShort(in);
     }
     long timestamp = (flags & DEFAULT_TIMESTAMP) != 0 ? Wire.readLong(in) : Long.MIN_VALUE;
-    return new BatchRequest(type, statements, values, consistency, timestamp);
+    String keyspace = (flags & KEYSPACE) != 0 ? Wire.readString(in) : null;
+    Integer now = (flags & NOW_IN_SECONDS) != 0 ? Wire.readInt(in) : null;
+    return new BatchRequest(type, statements, values, consistency, timestamp, keyspace, now);
+  }
+
+  /** What the batch is answered if it waits too long for a worker. */
+  Deadline deadline() {
+    return Deadline.batch(type, consistency);
+  }
+
+  /** The keyspace the batch names (v5), or null for the connection's. */
+  String keyspace() {
+    return keyspace;
   }
 
   /** Runs the batch: in the keyspace its prepared statements were prepared in, if any. */
@@ -91,6 +120,6 @@ final class BatchRequest {
     }
     TalusSession in = registry.sessionFor(session, keyspace);
     PreparedCql p = in.prepare(Statements.batchText(type, texts));
-    return Statements.run(p, QueryOptions.ofBatch(values, consistency, timestamp));
+    return Statements.run(p, QueryOptions.ofBatch(values, consistency, timestamp, nowInSeconds));
   }
 }

@@ -18,23 +18,25 @@ final class Errors {
   static final int PROTOCOL_ERROR = 0x000A;
   static final int SERVER_ERROR = 0x0000;
   static final int INVALID = 0x2200;
+  static final int OVERLOADED = 0x1001;
   private static final int CONSISTENCY_ONE = 0x0001;
 
   private Errors() {}
 
-  static ByteBuf encode(ByteBufAllocator alloc, int stream, Throwable t) {
+  static ByteBuf encode(ByteBufAllocator alloc, int version, int stream, Throwable t) {
     if (t instanceof ProtocolException) {
-      return Responses.finish(Responses.error(alloc, stream, PROTOCOL_ERROR, t.getMessage()));
+      return Responses.finish(
+          Responses.error(alloc, version, stream, PROTOCOL_ERROR, t.getMessage()));
     }
     if (t instanceof Values.BadValueException || t instanceof IllegalArgumentException) {
-      return Responses.finish(Responses.error(alloc, stream, INVALID, t.getMessage()));
+      return Responses.finish(Responses.error(alloc, version, stream, INVALID, t.getMessage()));
     }
     CqlErrorCode code = CqlErrorCode.of(t);
     String message =
         code == CqlErrorCode.SERVER_ERROR
             ? t.getClass().getSimpleName() + ": " + t.getMessage()
             : t.getMessage();
-    ByteBuf out = Responses.error(alloc, stream, code.code(), message);
+    ByteBuf out = Responses.error(alloc, version, stream, code.code(), message);
     switch (code) {
       case ALREADY_EXISTS -> {
         CqlAlreadyExistsException e = (CqlAlreadyExistsException) t;
@@ -46,7 +48,15 @@ final class Errors {
         out.writeShort(CONSISTENCY_ONE);
         out.writeInt(0); // received
         out.writeInt(1); // block for
-        out.writeInt(1); // failures
+        if (version >= 5) {
+          // v5: the reason of each failed replica; this one node, reason UNKNOWN
+          out.writeInt(1);
+          out.writeByte(4);
+          out.writeBytes(new byte[] {127, 0, 0, 1});
+          out.writeShort(0x0000);
+        } else {
+          out.writeInt(1); // failures
+        }
         out.writeByte(0); // data present
       }
       default -> {}

@@ -2,12 +2,16 @@ package dev.talus.server;
 
 import dev.talus.TalusDb;
 import dev.talus.cql.SchemaChange;
+import dev.talus.server.wire.FrameDecoder;
 import dev.talus.server.wire.Responses;
 import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.util.concurrent.ExecutorService;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the connections of one server share: the database, the prepared statements, the worker
@@ -18,7 +22,10 @@ final class ServerState {
   static final String CQL_VERSION = "3.4.7";
 
   private final TalusDb db;
-  private final ExecutorService workers;
+  private final Executor workers;
+  private final ServerOptions options;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final Authenticator authenticator;
   private final PreparedRegistry prepared;
   private final ChannelGroup schemaListeners =
       new DefaultChannelGroup("talus-schema-listeners", GlobalEventExecutor.INSTANCE);
@@ -26,8 +33,10 @@ final class ServerState {
 
   private final int maxFrameBytes;
 
-  ServerState(TalusDb db, ExecutorService workers, ServerOptions options) {
+  ServerState(TalusDb db, Executor workers, ServerOptions options) {
     this.db = db;
+    this.options = options;
+    this.authenticator = options.users().isEmpty() ? null : new Authenticator(options.users());
     this.maxFrameBytes = options.maxFrameBytes();
     this.workers = workers;
     this.prepared = new PreparedRegistry(db, options.preparedStatements());
@@ -42,8 +51,50 @@ final class ServerState {
     return maxFrameBytes;
   }
 
-  ExecutorService workers() {
+  Executor workers() {
     return workers;
+  }
+
+  /** The password authenticator, or null when the server asks for no authentication. */
+  Authenticator authenticator() {
+    return authenticator;
+  }
+
+  InstantSource clock() {
+    return options.clock();
+  }
+
+  Duration requestTimeout() {
+    return options.requestTimeout();
+  }
+
+  /**
+   * Counts one more request in flight on a connection ({@code connection}, its count) and on the
+   * server, if both have room.
+   *
+   * @return null if admitted, else why not (the {@code Overloaded} message)
+   */
+  String admit(AtomicInteger connection) {
+    if (connection.incrementAndGet() > options.maxRequestsPerConnection()) {
+      connection.decrementAndGet();
+      return "Too many requests in flight on this connection (the limit is "
+          + options.maxRequestsPerConnection()
+          + "): retry later";
+    }
+    if (inFlight.incrementAndGet() > options.maxRequests()) {
+      inFlight.decrementAndGet();
+      connection.decrementAndGet();
+      return "Too many requests in flight on this server (the limit is "
+          + options.maxRequests()
+          + "): retry later";
+    }
+    return null;
+  }
+
+  /** A request {@link #admit admitted} was answered. */
+  void release(AtomicInteger connection) {
+    connection.decrementAndGet();
+    inFlight.decrementAndGet();
   }
 
   PreparedRegistry prepared() {
@@ -62,7 +113,10 @@ final class ServerState {
   /** Sends a {@code SCHEMA_CHANGE} event to every connection that registered for them. */
   void schemaChanged(SchemaChange change) {
     for (Channel c : schemaListeners) {
-      c.writeAndFlush(Responses.schemaChangeEvent(c.alloc(), change));
+      Integer version = c.attr(Connection.VERSION).get();
+      c.writeAndFlush(
+          Responses.schemaChangeEvent(
+              c.alloc(), version != null ? version : FrameDecoder.MIN_VERSION, change));
     }
   }
 }

@@ -21,6 +21,11 @@ final class Statements {
   private Statements() {}
 
   static CqlResult run(PreparedCql p, QueryOptions o) {
+    if (o.nowInSeconds() != null) {
+      throw new CqlInvalidRequestException(
+          "Talus does not run a statement at a client-given now_in_seconds: it reads the time from"
+              + " the database's clock");
+    }
     BoundCql b = bind(p, o);
     b = b.fetchSize(o.pageSize() > 0 ? o.pageSize() : 0);
     if (o.pagingState() != null) {

@@ -12,17 +12,20 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 
 /**
- * A Cassandra native protocol server (version 4) in front of a {@link TalusDb}: the Apache
- * Cassandra Java driver, and other drivers that speak v4, connect to it as to a one-node Cassandra
- * cluster and run CQL through {@link dev.talus.cql.TalusSession}.
+ * A Cassandra native protocol server (versions 4 and 5) in front of a {@link TalusDb}: the Apache
+ * Cassandra Java driver, and other drivers that speak v4 or v5, connect to it as to a one-node
+ * Cassandra cluster and run CQL through {@link dev.talus.cql.TalusSession}.
  *
  * <pre>{@code
  * try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).build());
@@ -37,9 +40,14 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>The server binds a loopback address (an ephemeral port unless {@link
- * ServerOptions.Builder#port} says otherwise) and has no authentication. Each connection has its
- * own current keyspace; prepared statements are shared by all connections. Statements run on {@link
- * ServerOptions#workerThreads()} threads, never on the network threads.
+ * ServerOptions.Builder#port} says otherwise) and, unless told, has no authentication. It speaks
+ * protocol v5 (in checksummed segments, LZ4 if asked) and v4, as Cassandra 5.0 negotiates them.
+ * Each connection has its own current keyspace; with {@link ServerOptions#users()} connections
+ * authenticate (SASL {@code PLAIN}), with {@link ServerOptions#sslContext()} they are encrypted
+ * (TLS); prepared statements are shared by all connections. Statements run on {@link
+ * ServerOptions#workerThreads()} threads (or {@link ServerOptions#executor()}), never on the
+ * network threads; past {@link ServerOptions#maxRequestsPerConnection()} or {@link
+ * ServerOptions#maxRequests()} requests in flight a request is answered {@code Overloaded}.
  *
  * <p><b>Threads and lifecycle.</b> Thread-safe. {@link #close()} closes every connection and waits
  * for the statements that are running; close the server before its database.
@@ -49,7 +57,7 @@ public final class TalusServer implements AutoCloseable {
 
   private final EventLoopGroup acceptor;
   private final EventLoopGroup io;
-  private final ExecutorService workers;
+  private final ExecutorService workers; // null when the options give an executor
   private final ServerState state;
   private final Channel channel;
   private final InetSocketAddress address;
@@ -62,9 +70,11 @@ public final class TalusServer implements AutoCloseable {
         new MultiThreadIoEventLoopGroup(
             0, new DefaultThreadFactory("talus-server-io", true), NioIoHandler.newFactory());
     this.workers =
-        Executors.newFixedThreadPool(
-            options.workerThreads(), new DefaultThreadFactory("talus-server-worker", true));
-    this.state = new ServerState(db, workers, options);
+        options.executor() != null
+            ? null
+            : Executors.newFixedThreadPool(
+                options.workerThreads(), new DefaultThreadFactory("talus-server-worker", true));
+    this.state = new ServerState(db, workers != null ? workers : options.executor(), options);
     try {
       ServerBootstrap b =
           new ServerBootstrap()
@@ -75,11 +85,7 @@ public final class TalusServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                      state.connections().add(ch);
-                      ch.pipeline()
-                          .addLast(new FrameDecoder(options.maxFrameBytes()))
-                          .addLast(COMPRESSION)
-                          .addLast(new Connection(state));
+                      configure(ch, state, options);
                     }
                   });
       this.channel =
@@ -91,6 +97,27 @@ public final class TalusServer implements AutoCloseable {
       throw e;
     }
     this.address = (InetSocketAddress) channel.localAddress();
+  }
+
+  /**
+   * Sets up the handlers of a new connection: the idle timeout (if any), the frame decoder, the
+   * outbound framing, the connection's state machine.
+   */
+  static void configure(Channel ch, ServerState state, ServerOptions options) {
+    state.connections().add(ch);
+    if (options.sslContext() != null) {
+      SSLEngine engine = options.sslContext().createSSLEngine();
+      engine.setUseClientMode(false);
+      ch.pipeline().addLast(new SslHandler(engine));
+    }
+    if (!options.idleTimeout().isZero()) {
+      ch.pipeline()
+          .addLast(new ReadTimeoutHandler(options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+    }
+    ch.pipeline()
+        .addLast(new FrameDecoder(options.maxFrameBytes()))
+        .addLast(COMPRESSION)
+        .addLast(new Connection(state));
   }
 
   /**
@@ -122,11 +149,13 @@ public final class TalusServer implements AutoCloseable {
   }
 
   private void shutdown() {
-    workers.shutdown();
-    try {
-      workers.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (workers != null) {
+      workers.shutdown();
+      try {
+        workers.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     acceptor.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();

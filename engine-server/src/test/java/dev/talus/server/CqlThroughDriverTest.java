@@ -51,7 +51,9 @@ class CqlThroughDriverTest {
   void start() {
     db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
     server = TalusServer.start(db);
-    session = DriverSessions.connect(server);
+    session = DriverSessions.connect(server, null, "none", protocolVersion());
+    assertThat(session.getContext().getProtocolVersion().name())
+        .isEqualTo(protocolVersion() == null ? "V5" : protocolVersion());
     session.execute(
         "CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
     session.execute("USE app");
@@ -61,6 +63,11 @@ class CqlThroughDriverTest {
             + " ts timestamp, da date, tm time, ip inet, du duration, a ascii,"
             + " PRIMARY KEY (k, c))");
     session.execute("CREATE TABLE events (room text, at int, body text, PRIMARY KEY (room, at))");
+  }
+
+  /** The protocol version the driver is held to; null to let it negotiate (it settles on v5). */
+  String protocolVersion() {
+    return null;
   }
 
   @AfterAll
@@ -148,13 +155,13 @@ class CqlThroughDriverTest {
     session.execute("INSERT INTO app.events (room, at, body) VALUES ('p', 1, 'x')");
     assertThat(session.execute(select.bind("p", 1)).one().getString(0)).isEqualTo("x");
     // another session (other connections, no keyspace): the same query text in keyspace app
-    try (CqlSession other = DriverSessions.connect(server, "app")) {
+    try (CqlSession other = DriverSessions.connect(server, "app", "none", protocolVersion())) {
       PreparedStatement again = other.prepare("SELECT body FROM events WHERE room = ? AND at = ?");
       assertThat(again.getId()).isEqualTo(select.getId());
       assertThat(other.execute(again.bind("p", 1)).one().getString(0)).isEqualTo("x");
     }
     // a session in no keyspace runs the statement in the keyspace it was prepared in
-    try (CqlSession noKeyspace = DriverSessions.connect(server)) {
+    try (CqlSession noKeyspace = DriverSessions.connect(server, null, "none", protocolVersion())) {
       assertThat(noKeyspace.execute(select.bind("p", 1)).one().getString(0)).isEqualTo("x");
     }
     assertThat(select.getVariableDefinitions().get(0).getName().asInternal()).isEqualTo("room");

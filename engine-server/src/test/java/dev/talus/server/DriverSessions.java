@@ -22,9 +22,22 @@ final class DriverSessions {
 
   /** A session whose frames use {@code compression} ({@code none}, {@code lz4}, {@code snappy}). */
   static CqlSession connect(TalusServer server, String keyspace, String compression) {
+    return connect(server, keyspace, compression, null);
+  }
+
+  /**
+   * A session that speaks protocol {@code version} ({@code "V4"}, {@code "V5"}), or negotiates it
+   * as the driver does when {@code version} is null.
+   */
+  static CqlSession connect(
+      TalusServer server, String keyspace, String compression, String version) {
     Duration generous = Duration.ofSeconds(60);
+    var builder = DriverConfigLoader.programmaticBuilder();
+    if (version != null) {
+      builder = builder.withString(DefaultDriverOption.PROTOCOL_VERSION, version);
+    }
     DriverConfigLoader config =
-        DriverConfigLoader.programmaticBuilder()
+        builder
             .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, compression)
             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, generous)
             .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, generous)

@@ -53,19 +53,33 @@ class ProtocolTest {
       assertThat(r.stream()).isEqualTo(7);
       assertThat(r.opcode()).isEqualTo(0x06);
       String body = StandardCharsets.UTF_8.decode(r.body()).toString();
-      assertThat(body).contains("CQL_VERSION", "3.4.7", "PROTOCOL_VERSIONS", "4/v4");
+      assertThat(body).contains("CQL_VERSION", "3.4.7", "PROTOCOL_VERSIONS", "4/v4", "5/v5");
     }
   }
 
   @Test
-  void version5IsRefusedWithTheErrorThatMakesDriversFallBack() throws IOException {
+  void version3IsRefusedInItsOwnVersionNamingTheSupportedOnes() throws IOException {
     try (RawClient c = client()) {
-      c.send(RawClient.frame(5, 0, 3, 0x05, new byte[0]));
+      c.send(RawClient.frame(3, 0, 3, 0x05, new byte[0]));
       RawClient.Response r = c.read();
+      assertThat(r.version()).isEqualTo(0x83);
       assertThat(r.opcode()).isZero();
       assertThat(r.stream()).isEqualTo(3);
       assertThat(r.errorCode()).isEqualTo(0x000A);
-      assertThat(r.errorMessage()).contains("Invalid or unsupported protocol version (5)");
+      assertThat(r.errorMessage())
+          .isEqualTo(
+              "Invalid or unsupported protocol version (3); supported versions are (4/v4, 5/v5)");
+      assertThat(c.closedByServer()).isTrue();
+    }
+  }
+
+  @Test
+  void aVersionAboveFiveIsAnsweredInV5SoTheClientCanRetryLower() throws IOException {
+    try (RawClient c = client()) {
+      c.send(RawClient.frame(6, 0, 1, 0x05, new byte[0]));
+      RawClient.Response r = c.read();
+      assertThat(r.version()).isEqualTo(0x85);
+      assertThat(r.errorMessage()).contains("Invalid or unsupported protocol version (6)");
       assertThat(c.closedByServer()).isTrue();
     }
   }

@@ -14,14 +14,25 @@ class ServerOptionsTest {
     assertThat(o.port()).isZero();
     assertThat(o.maxFrameBytes()).isEqualTo(16 * 1024 * 1024);
     assertThat(o.workerThreads()).isEqualTo(4);
+    assertThat(o.maxRequestsPerConnection()).isEqualTo(2048);
+    assertThat(o.maxRequests()).isEqualTo(32_768);
+    assertThat(o.requestTimeout()).isEqualTo(java.time.Duration.ofSeconds(12));
+    assertThat(o.idleTimeout()).isZero();
+    assertThat(o.executor()).isNull();
   }
 
   @Test
-  void aNonLoopbackAddressIsRefusedSinceThereIsNoAuthentication() throws Exception {
+  void aNonLoopbackAddressNeedsAUserOrAnExplicitAllowance() throws Exception {
     InetAddress any = InetAddress.getByAddress(new byte[] {0, 0, 0, 0});
     assertThatThrownBy(() -> ServerOptions.builder().host(any).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no authentication");
+        .hasMessageContaining("requires authentication");
+    assertThat(ServerOptions.builder().host(any).user("app", "secret").build().users())
+        .containsEntry("app", "secret");
+    assertThat(ServerOptions.builder().host(any).allowUnauthenticatedRemote(true).build().host())
+        .isEqualTo(any);
+    assertThatThrownBy(() -> ServerOptions.builder().user("", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -31,6 +42,14 @@ class ServerOptionsTest {
     assertThatThrownBy(() -> ServerOptions.builder().workerThreads(0))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> ServerOptions.builder().maxFrameBytes(10))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ServerOptions.builder().maxRequestsPerConnection(0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ServerOptions.builder().maxRequests(0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ServerOptions.builder().requestTimeout(java.time.Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ServerOptions.builder().idleTimeout(java.time.Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -86,8 +86,12 @@ public final class IndexRowKeysReader implements AutoCloseable {
     long blocksAt = trailer.getLong();
     int blocks =
         rows < 0 ? -1 : (rows + IndexRowKeysWriter.BLOCK_ROWS - 1) / IndexRowKeysWriter.BLOCK_ROWS;
+    // each row takes at least one byte and each partition five: counts that cannot fit are
+    // damage, refused before anything is sized by them
     if (rows < 0
         || partitions < 0
+        || rows > partitionsAt - header
+        || partitions > (blocksAt - partitionsAt) / 5
         || partitionsAt < header
         || blocksAt < partitionsAt
         || blocksAt + 8L * blocks != trailerAt) {
@@ -122,7 +126,11 @@ public final class IndexRowKeysReader implements AutoCloseable {
             || firsts[p] > rows) {
           throw new CorruptFileException(file, at, "partition rows out of order");
         }
-        keys[p] = new byte[Varints.read(in)];
+        int keyLength = Varints.read(in);
+        if (keyLength > blocksAt - src.position()) {
+          throw new CorruptFileException(file, at, "partition key runs past the partition table");
+        }
+        keys[p] = new byte[keyLength];
         in.readFully(keys[p]);
       }
       if (src.position() != blocksAt) {

@@ -72,7 +72,12 @@ public final class IndexTermsReader implements AutoCloseable {
       int rows = in.readInt();
       int terms = in.readInt();
       int blockTerms = in.readInt();
-      if (rows < 0 || terms < 0 || blockTerms != IndexTermsWriter.BLOCK_TERMS) {
+      // a term takes at least three bytes: a count that cannot fit is damage, refused before
+      // anything is sized by it
+      if (rows < 0
+          || terms < 0
+          || terms > src.size() / 3
+          || blockTerms != IndexTermsWriter.BLOCK_TERMS) {
         throw new CorruptFileException(file, src.position(), "inconsistent dictionary shape");
       }
       int blocks = (terms + blockTerms - 1) / blockTerms;
@@ -83,7 +88,7 @@ public final class IndexTermsReader implements AutoCloseable {
           offsets[i / blockTerms] = src.position();
         }
         long at = src.position();
-        byte[] term = readTerm(in, i % blockTerms == 0 ? null : previous, file, at);
+        byte[] term = readTerm(in, src, i % blockTerms == 0 ? null : previous, file, at);
         if (previous != null && Arrays.compareUnsigned(previous, term) >= 0) {
           throw new CorruptFileException(file, at, "index terms out of order");
         }
@@ -95,7 +100,11 @@ public final class IndexTermsReader implements AutoCloseable {
       for (int b = 0; b < blocks; b++) {
         long at = src.position();
         long offset = in.readLong();
-        byte[] first = new byte[Varints.read(in)];
+        int firstLength = Varints.read(in);
+        if (firstLength > src.remainingBeforeFooter()) {
+          throw new CorruptFileException(file, at, "block index term runs past the end");
+        }
+        byte[] first = new byte[firstLength];
         in.readFully(first);
         if (offset != offsets[b]) {
           throw new CorruptFileException(file, at, "block index names a different block offset");
@@ -121,12 +130,16 @@ public final class IndexTermsReader implements AutoCloseable {
     }
   }
 
-  private static byte[] readTerm(java.io.DataInput in, byte[] previous, Path file, long at)
+  private static byte[] readTerm(
+      java.io.DataInput in, ChecksumInput src, byte[] previous, Path file, long at)
       throws IOException {
     int shared = Varints.read(in);
     int suffix = Varints.read(in);
     if (shared > (previous == null ? 0 : previous.length)) {
       throw new CorruptFileException(file, at, "front coding shares more than the previous term");
+    }
+    if (suffix > src.remainingBeforeFooter()) {
+      throw new CorruptFileException(file, at, "term runs past the end");
     }
     byte[] term = new byte[shared + suffix];
     if (shared > 0) {

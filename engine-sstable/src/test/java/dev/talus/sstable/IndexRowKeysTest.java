@@ -153,4 +153,41 @@ class IndexRowKeysTest {
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining("generation");
   }
+
+  /**
+   * A huge count or length written over any position (a damaged count field or varint): the open
+   * refuses the file as corrupt before sizing anything by it, instead of running out of memory.
+   */
+  @Test
+  void hugeCountsAnywhereAreRefusedBeforeAnythingIsSizedByThem() throws IOException {
+    Path file = dir.resolve("huge.db");
+    try (IndexRowKeysWriter w = new IndexRowKeysWriter(fs, file, GENERATION)) {
+      for (int p = 0; p < 3; p++) {
+        w.startPartition(new byte[] {(byte) p, 1, 2});
+        for (int i = 0; i < 70; i++) {
+          w.row(new byte[] {(byte) i});
+        }
+      }
+      w.finish();
+    }
+    byte[] good = Files.readAllBytes(file);
+    byte[][] patterns = {
+      {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff},
+      {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07}
+    };
+    for (byte[] pattern : patterns) {
+      for (int i = 0; i < good.length; i++) {
+        byte[] bad = good.clone();
+        System.arraycopy(pattern, 0, bad, i, Math.min(pattern.length, bad.length - i));
+        if (java.util.Arrays.equals(bad, good)) {
+          continue;
+        }
+        Files.write(file, bad);
+        int at = i;
+        assertThatThrownBy(() -> IndexRowKeysReader.open(fs, file, GENERATION).close())
+            .as("pattern %s at byte %d", java.util.HexFormat.of().formatHex(pattern), at)
+            .isInstanceOf(CorruptFileException.class);
+      }
+    }
+  }
 }

@@ -203,4 +203,37 @@ class IndexTermsTest {
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining("generation");
   }
+
+  /**
+   * A huge count or length written over any position (a damaged count field or varint): the open
+   * refuses the file as corrupt before sizing anything by it, instead of running out of memory.
+   */
+  @Test
+  void hugeCountsAnywhereAreRefusedBeforeAnythingIsSizedByThem() throws IOException {
+    Path file = dir.resolve("huge.db");
+    IndexTermsWriter w = new IndexTermsWriter();
+    for (int i = 0; i < 40; i++) {
+      w.add(new byte[] {(byte) i, 7}, i);
+    }
+    w.write(fs, file, GENERATION, 40);
+    byte[] good = Files.readAllBytes(file);
+    byte[][] patterns = {
+      {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff},
+      {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07}
+    };
+    for (byte[] pattern : patterns) {
+      for (int i = 0; i < good.length; i++) {
+        byte[] bad = good.clone();
+        System.arraycopy(pattern, 0, bad, i, Math.min(pattern.length, bad.length - i));
+        if (java.util.Arrays.equals(bad, good)) {
+          continue;
+        }
+        Files.write(file, bad);
+        int at = i;
+        assertThatThrownBy(() -> IndexTermsReader.open(fs, file, GENERATION).close())
+            .as("pattern %s at byte %d", java.util.HexFormat.of().formatHex(pattern), at)
+            .isInstanceOf(CorruptFileException.class);
+      }
+    }
+  }
 }

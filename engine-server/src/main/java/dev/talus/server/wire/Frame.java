@@ -3,8 +3,9 @@ package dev.talus.server.wire;
 import io.netty.buffer.ByteBuf;
 
 /**
- * One native protocol frame (v4 layout): a 9-byte header — version, flags, stream, opcode, body
- * length — and the body. The body is a retained slice that whoever handles the frame releases.
+ * One native protocol frame (the v4 and v5 layout): a 9-byte header — version, flags, stream,
+ * opcode, body length — and the body. The body is a retained slice that whoever handles the frame
+ * releases.
  *
  * @param version the protocol version (without the direction bit)
  * @param flags the header flags

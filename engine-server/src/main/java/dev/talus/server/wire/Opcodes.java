@@ -16,6 +16,7 @@ public final class Opcodes {
   public static final int EVENT = 0x0C;
   public static final int BATCH = 0x0D;
   public static final int AUTH_RESPONSE = 0x0F;
+  public static final int AUTH_SUCCESS = 0x10;
 
   private Opcodes() {}
 }

@@ -21,14 +21,15 @@ public final class Responses {
 
   private static final int HAS_MORE_PAGES = 0x0002;
   private static final int NO_METADATA = 0x0004;
+  private static final int METADATA_CHANGED = 0x0008;
 
   private Responses() {}
 
   /** Starts a response frame: the header with a length to be set by {@link #finish}. */
   public static ByteBuf start(
-      ByteBufAllocator alloc, int stream, int opcode, List<String> warnings) {
+      ByteBufAllocator alloc, int version, int stream, int opcode, List<String> warnings) {
     ByteBuf out = alloc.buffer();
-    out.writeByte(0x80 | FrameDecoder.VERSION);
+    out.writeByte(0x80 | version);
     out.writeByte(warnings.isEmpty() ? 0 : Frame.FLAG_WARNING);
     out.writeShort(stream);
     out.writeByte(opcode);
@@ -46,21 +47,22 @@ public final class Responses {
   }
 
   /** A message with an empty body ({@code READY}). */
-  public static ByteBuf empty(ByteBufAllocator alloc, int stream, int opcode) {
-    return finish(start(alloc, stream, opcode, List.of()));
+  public static ByteBuf empty(ByteBufAllocator alloc, int version, int stream, int opcode) {
+    return finish(start(alloc, version, stream, opcode, List.of()));
   }
 
   /** {@code SUPPORTED}. */
   public static ByteBuf supported(
-      ByteBufAllocator alloc, int stream, Map<String, List<String>> options) {
-    ByteBuf out = start(alloc, stream, Opcodes.SUPPORTED, List.of());
+      ByteBufAllocator alloc, int version, int stream, Map<String, List<String>> options) {
+    ByteBuf out = start(alloc, version, stream, Opcodes.SUPPORTED, List.of());
     Wire.writeStringMultimap(out, options);
     return finish(out);
   }
 
   /** An {@code ERROR} with no extra fields. */
-  public static ByteBuf error(ByteBufAllocator alloc, int stream, int code, String message) {
-    ByteBuf out = start(alloc, stream, Opcodes.ERROR, List.of());
+  public static ByteBuf error(
+      ByteBufAllocator alloc, int version, int stream, int code, String message) {
+    ByteBuf out = start(alloc, version, stream, Opcodes.ERROR, List.of());
     out.writeInt(code);
     Wire.writeString(out, truncate(message));
     return out;
@@ -75,10 +77,21 @@ public final class Responses {
     return m;
   }
 
-  /** The {@code RESULT} of a statement. */
+  /**
+   * The {@code RESULT} of a statement.
+   *
+   * @param resultMetadataId in v5, the id of the result's metadata the client holds (from {@code
+   *     EXECUTE}); when it is not the id of these rows' columns the answer carries the new id and
+   *     the columns. Null otherwise.
+   */
   public static ByteBuf result(
-      ByteBufAllocator alloc, int stream, CqlResult r, boolean skipMetadata) {
-    ByteBuf out = start(alloc, stream, Opcodes.RESULT, r.warnings());
+      ByteBufAllocator alloc,
+      int version,
+      int stream,
+      CqlResult r,
+      boolean skipMetadata,
+      byte[] resultMetadataId) {
+    ByteBuf out = start(alloc, version, stream, Opcodes.RESULT, r.warnings());
     switch (r.kind()) {
       case VOID -> out.writeInt(VOID);
       case SET_KEYSPACE -> {
@@ -89,21 +102,36 @@ public final class Responses {
         out.writeInt(SCHEMA_CHANGE);
         schemaChange(out, r.schemaChange().orElseThrow());
       }
-      case ROWS -> rows(out, r, skipMetadata);
+      case ROWS -> rows(out, r, skipMetadata, resultMetadataId);
     }
     return finish(out);
   }
 
-  private static void rows(ByteBuf out, CqlResult r, boolean skipMetadata) {
+  private static void rows(
+      ByteBuf out, CqlResult r, boolean skipMetadata, byte[] resultMetadataId) {
     out.writeInt(ROWS);
     List<CqlColumn> columns = r.columns();
     byte[] paging =
         r.pagingState().map(p -> p.toString().getBytes(StandardCharsets.UTF_8)).orElse(null);
-    int flags = (paging != null ? HAS_MORE_PAGES : 0) | (skipMetadata ? NO_METADATA : 0);
+    byte[] newId = null;
+    if (resultMetadataId != null) {
+      byte[] id = MetadataIds.of(columns);
+      if (!java.util.Arrays.equals(id, resultMetadataId)) {
+        newId = id;
+        skipMetadata = false;
+      }
+    }
+    int flags =
+        (paging != null ? HAS_MORE_PAGES : 0)
+            | (skipMetadata ? NO_METADATA : 0)
+            | (newId != null ? METADATA_CHANGED : 0);
     out.writeInt(flags);
     out.writeInt(columns.size());
     if (paging != null) {
       Wire.writeBytes(out, paging);
+    }
+    if (newId != null) {
+      Wire.writeShortBytes(out, newId);
     }
     if (!skipMetadata) {
       columnSpecs(out, columns);
@@ -126,16 +154,22 @@ public final class Responses {
     }
   }
 
-  /** The {@code RESULT} of a {@code PREPARE}: the id, the markers, the result's columns. */
-  public static ByteBuf prepared(ByteBufAllocator alloc, int stream, PreparedCql p) {
-    ByteBuf out = start(alloc, stream, Opcodes.RESULT, List.of());
+  /**
+   * The {@code RESULT} of a {@code PREPARE}: the id, in v5 the id of the result's metadata ({@link
+   * MetadataIds}), the markers, the result's columns.
+   */
+  public static ByteBuf prepared(ByteBufAllocator alloc, int version, int stream, PreparedCql p) {
+    ByteBuf out = start(alloc, version, stream, Opcodes.RESULT, List.of());
     out.writeInt(PREPARED);
     Wire.writeShortBytes(out, p.id());
+    List<CqlColumn> result = p.resultColumns();
+    if (version >= 5) {
+      Wire.writeShortBytes(out, MetadataIds.of(result));
+    }
     out.writeInt(0);
     out.writeInt(p.variables().size());
     out.writeInt(0); // no partition key indexes: a single node needs no token-aware routing
     columnSpecs(out, p.variables());
-    List<CqlColumn> result = p.resultColumns();
     out.writeInt(result.isEmpty() ? NO_METADATA : 0);
     out.writeInt(result.size());
     columnSpecs(out, result);
@@ -143,8 +177,9 @@ public final class Responses {
   }
 
   /** A {@code SCHEMA_CHANGE} event, on stream -1. */
-  public static ByteBuf schemaChangeEvent(ByteBufAllocator alloc, SchemaChange change) {
-    ByteBuf out = start(alloc, -1, Opcodes.EVENT, List.of());
+  public static ByteBuf schemaChangeEvent(
+      ByteBufAllocator alloc, int version, SchemaChange change) {
+    ByteBuf out = start(alloc, version, -1, Opcodes.EVENT, List.of());
     Wire.writeString(out, "SCHEMA_CHANGE");
     schemaChange(out, change);
     return finish(out);
