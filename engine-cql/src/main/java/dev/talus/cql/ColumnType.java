@@ -7,9 +7,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The CQL type of a result column or a bind marker: a native type ({@link DataType}), or a list,
- * set or map of them (the collections appear in the {@code system_schema} tables today; Talus
- * tables will hold them once the engine stores collections). Immutable and thread-safe.
+ * The CQL type of a result column or a bind marker: a type Talus stores ({@link Native}, any {@link
+ * DataType}: native, counter, collection, frozen, tuple, user type or vector), or a list, set or
+ * map of such types that only CQL builds (the {@code system_schema} tables' collections, the list
+ * of an {@code IN ?} marker). Immutable and thread-safe.
  */
 public sealed interface ColumnType
     permits ColumnType.Native, ColumnType.ListOf, ColumnType.SetOf, ColumnType.MapOf {
@@ -19,13 +20,13 @@ public sealed interface ColumnType
   /** The Java class of this type's values, e.g. {@code Integer} or {@code Map}. */
   Class<?> javaType();
 
-  /** A native type. */
+  /** A type Talus stores. */
   static Native of(DataType type) {
     return new Native(type);
   }
 
   /**
-   * A native type.
+   * A type Talus stores (the name is historical: composite {@link DataType}s are included).
    *
    * @param type the type
    */

@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param change created, updated or dropped
  * @param target what kind of object changed
  * @param keyspace the keyspace (the object itself for {@link Target#KEYSPACE})
- * @param name the table's name, or empty for a keyspace
+ * @param name the table's or type's name, or empty for a keyspace
  */
 public record SchemaChange(Change change, Target target, String keyspace, String name) {
   /** How the object changed. */
@@ -22,7 +22,9 @@ public record SchemaChange(Change change, Target target, String keyspace, String
   /** What changed. */
   public enum Target {
     KEYSPACE,
-    TABLE
+    TABLE,
+    /** A user-defined type. */
+    TYPE
   }
 
   public SchemaChange {

@@ -3,6 +3,7 @@ package dev.talus.cql.exec;
 import dev.talus.cql.exec.ddl.CreateTableExec;
 import dev.talus.cql.exec.ddl.KeyspaceDdl;
 import dev.talus.cql.exec.ddl.TableAlter;
+import dev.talus.cql.exec.ddl.TypeDdl;
 import dev.talus.cql.exec.dml.Writes;
 import dev.talus.cql.exec.meta.DescribeExec;
 import dev.talus.cql.exec.support.Executable;
@@ -131,7 +132,7 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitCreateType(CreateTypeStatement s) {
-    throw types(s.position());
+    return TypeDdl.create(s, pc);
   }
 
   @Override
@@ -141,7 +142,7 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitDropType(DropTypeStatement s) {
-    throw types(s.position());
+    return TypeDdl.drop(s, pc);
   }
 
   private RuntimeException types(dev.talus.cql.parse.ast.SourcePosition at) {

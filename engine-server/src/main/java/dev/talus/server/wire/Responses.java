@@ -150,7 +150,7 @@ public final class Responses {
       Wire.writeString(out, c.keyspace());
       Wire.writeString(out, c.table());
       Wire.writeString(out, c.name());
-      Values.writeType(out, c.type());
+      Values.writeType(out, c.type(), c.keyspace());
     }
   }
 

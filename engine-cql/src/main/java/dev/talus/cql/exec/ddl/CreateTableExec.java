@@ -27,10 +27,10 @@ import java.util.Set;
 
 /**
  * {@code CREATE TABLE [IF NOT EXISTS]}, prepared into a Talus {@link TableSchema}: the columns and
- * their native types, the primary key, {@code CLUSTERING ORDER BY}, and the options ({@link
- * TableOptions}); Cassandra's checks and messages for the primary key and the clustering order.
- * Executing creates the table (a table of the default keyspace creates the keyspace the first time,
- * as the Java API does). Immutable and thread-safe.
+ * their types (static columns included), the primary key, {@code CLUSTERING ORDER BY}, and the
+ * options ({@link TableOptions}); Cassandra's checks and messages for the primary key and the
+ * clustering order. Executing creates the table (a table of the default keyspace creates the
+ * keyspace the first time, as the Java API does). Immutable and thread-safe.
  */
 public final class CreateTableExec extends KeyspaceDdl.Ddl {
   private final CreateTableStatement statement;
@@ -80,6 +80,7 @@ public final class CreateTableExec extends KeyspaceDdl.Ddl {
           "Multiple PRIMARY KEY specified for table '" + table + "' (exactly one required)");
     }
     Map<String, DataType> types = new LinkedHashMap<>();
+    List<ColumnDefinition> statics = new ArrayList<>();
     for (ColumnDefinition c : s.columns()) {
       String col = c.name().name();
       if (types.containsKey(col)) {
@@ -95,11 +96,7 @@ public final class CreateTableExec extends KeyspaceDdl.Ddl {
                 + "\" is not one (Cassandra accepts any quoted name)");
       }
       if (c.isStatic()) {
-        throw src.notYet(
-            c.position(),
-            col.length(),
-            "static columns",
-            "they arrive with the engine's static columns");
+        statics.add(c);
       }
       if (c.mask() != null) {
         throw src.never(
@@ -131,10 +128,11 @@ public final class CreateTableExec extends KeyspaceDdl.Ddl {
             k,
             "Duplicate column '" + k.name() + "' in PRIMARY KEY clause for table '" + table + "'");
       }
-      if (t == DataType.DURATION) {
+      if (t == DataType.DURATION || t == DataType.COUNTER) {
         throw src.invalid(
-            k, "duration type is not supported for PRIMARY KEY column '" + k.name() + "'");
+            k, t.cqlName() + " type is not supported for PRIMARY KEY column '" + k.name() + "'");
       }
+      ColumnTypeRules.checkKey(k, t, src);
     }
     Map<String, Boolean> order = new LinkedHashMap<>();
     for (dev.talus.cql.parse.ast.ClusteringOrder o : s.clusteringOrder()) {
@@ -172,9 +170,15 @@ public final class CreateTableExec extends KeyspaceDdl.Ddl {
       b.clusteringColumn(
           k.name(), types.get(k.name()), desc ? ClusteringOrder.DESC : ClusteringOrder.ASC);
     }
+    ColumnTypeRules.checkStatics(statics, seen, pk.clustering().isEmpty(), src);
+    ColumnTypeRules.checkCounters(s.columns(), types, seen, src);
     for (Map.Entry<String, DataType> e : types.entrySet()) {
       if (!seen.contains(e.getKey())) {
-        b.column(e.getKey(), e.getValue());
+        if (statics.stream().anyMatch(c -> c.name().name().equals(e.getKey()))) {
+          b.staticColumn(e.getKey(), e.getValue());
+        } else {
+          b.column(e.getKey(), e.getValue());
+        }
       }
     }
     TableOptions.apply(s.properties(), b, pc);

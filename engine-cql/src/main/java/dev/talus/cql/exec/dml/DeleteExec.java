@@ -25,6 +25,7 @@ final class DeleteExec extends WriteStatement {
   private final Table table;
   private final KeyWhere where;
   private final String[] columns;
+  private final SetOperations.Deletion[] elements;
   private final WriteAttributes attributes;
   private final CqlConditions conditions;
 
@@ -32,6 +33,7 @@ final class DeleteExec extends WriteStatement {
       Table table,
       KeyWhere where,
       String[] columns,
+      SetOperations.Deletion[] elements,
       WriteAttributes attributes,
       CqlConditions conditions,
       Source source,
@@ -40,6 +42,7 @@ final class DeleteExec extends WriteStatement {
     this.table = table;
     this.where = where;
     this.columns = columns;
+    this.elements = elements;
     this.attributes = attributes;
     this.conditions = conditions;
   }
@@ -57,28 +60,34 @@ final class DeleteExec extends WriteStatement {
     Table table = pc.table(s.table());
     TableInfo info = TableInfo.of(table.schema());
     List<String> cols = new ArrayList<>();
+    List<SetOperations.Deletion> elements = new ArrayList<>();
+    boolean statics = true;
     for (ColumnRef target : s.targets()) {
       TableInfo.Column c = Where.column(target.column(), info, pc);
-      if (!(target instanceof ColumnRef.Whole)) {
-        throw src.notYet(
-            target.position(),
-            c.name().length(),
-            target instanceof ColumnRef.Element
-                ? "deletion of an element (c[k])"
-                : "deletion of a field (u.f)",
-            "Talus has no collections or user-defined types yet");
-      }
-      if (c.kind() != TableInfo.Kind.REGULAR) {
+      if (c.isKey()) {
         throw src.invalid(
             target.column(),
             "Invalid identifier "
                 + CqlPrinter.quoteName(c.name())
                 + " for deletion (should not be a PRIMARY KEY part)");
       }
-      cols.add(c.name());
+      if (target instanceof ColumnRef.Whole) {
+        cols.add(c.name());
+      } else {
+        elements.add(SetOperations.deletion(target, c, info, pc, src));
+      }
+      statics &= c.kind() == TableInfo.Kind.STATIC;
     }
     KeyWhere where = KeyWhere.prepare(s.where(), info, false, s.position(), pc);
-    if (!cols.isEmpty() && !where.namesRows()) {
+    boolean some = !cols.isEmpty() || !elements.isEmpty();
+    if (some && statics && where.restrictsClustering()) {
+      throw src.invalid(
+          s.position(),
+          6,
+          "Invalid restrictions on clustering columns since the DELETE statement modifies only"
+              + " static columns");
+    }
+    if (some && !(statics || where.namesRows())) {
       throw src.invalid(s.position(), 6, "Range deletions are not supported for specific columns");
     }
     WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
@@ -86,6 +95,7 @@ final class DeleteExec extends WriteStatement {
         table,
         where,
         cols.toArray(new String[0]),
+        elements.toArray(new SetOperations.Deletion[0]),
         attributes,
         CqlConditions.prepare(
             s.ifExists(),
@@ -107,6 +117,10 @@ final class DeleteExec extends WriteStatement {
     for (Where.Restriction r : where.slices()) {
       slices.add(new Object[] {r, r.value(ctx)});
     }
+    Object[] elementKeys = new Object[elements.length];
+    for (int i = 0; i < elements.length; i++) {
+      elementKeys[i] = elements[i].key(ctx);
+    }
     List<Delete> out = new ArrayList<>(keys.size());
     for (Map<String, Object> key : keys) {
       Delete d = table.delete();
@@ -124,6 +138,9 @@ final class DeleteExec extends WriteStatement {
       }
       if (columns.length > 0) {
         d.columns(columns);
+      }
+      for (int i = 0; i < elements.length; i++) {
+        d.element(elements[i].column(), elementKeys[i]);
       }
       if (ts != null) {
         d.timestamp(ts);

@@ -53,6 +53,12 @@ final class InsertExec extends InsertWrite {
     Source src = pc.source();
     Table table = pc.table(s.table());
     TableInfo info = TableInfo.of(table.schema());
+    if (table.schema().isCounterTable()) {
+      throw src.invalid(
+          s.position(),
+          6,
+          "INSERT statements are not allowed on counter tables, use UPDATE instead");
+    }
     if (s.columns().size() != s.values().size()) {
       throw src.invalid(s.position(), 6, "Unmatched column names/values");
     }
@@ -70,14 +76,14 @@ final class InsertExec extends InsertWrite {
             id, "Multiple definitions found for column " + CqlPrinter.quoteName(c.name()));
       }
       columns[i] = c.name();
-      key[i] = c.kind() != TableInfo.Kind.REGULAR;
+      key[i] = c.isKey();
       names[i] = id;
       values[i] = Terms.prepare(s.values().get(i), info.receiver(c), pc);
     }
     List<String> missingPk = new ArrayList<>();
     List<String> missingCk = new ArrayList<>();
     for (TableInfo.Column c : info.columns()) {
-      if (c.kind() != TableInfo.Kind.REGULAR && !seen.contains(c.name())) {
+      if (c.isKey() && !seen.contains(c.name())) {
         (c.kind() == TableInfo.Kind.PARTITION_KEY ? missingPk : missingCk).add(c.name());
       }
     }
@@ -85,7 +91,11 @@ final class InsertExec extends InsertWrite {
       throw src.invalid(
           s.position(), 6, "Some partition key parts are missing: " + String.join(", ", missingPk));
     }
-    if (!missingCk.isEmpty()) {
+    // only static columns (and the partition key): the clustering key may be left out
+    boolean staticOnly =
+        seen.stream().anyMatch(c -> info.column(c).kind() == TableInfo.Kind.STATIC)
+            && seen.stream().noneMatch(c -> info.column(c).kind() == TableInfo.Kind.REGULAR);
+    if (!missingCk.isEmpty() && !staticOnly) {
       throw src.invalid(
           s.position(), 6, "Some clustering keys are missing: " + String.join(", ", missingCk));
     }

@@ -95,7 +95,7 @@ final class InsertJsonExec extends InsertWrite {
               at, "Error decoding JSON value for " + c.name() + ": " + e.getMessage());
         }
       }
-      if (c.kind() != TableInfo.Kind.REGULAR) {
+      if (c.isKey()) {
         if (value == null) {
           throw source.invalid(at, "Invalid null value in condition for column " + c.name());
         }

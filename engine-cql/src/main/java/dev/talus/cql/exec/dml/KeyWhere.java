@@ -45,7 +45,7 @@ final class KeyWhere {
     Map<String, List<Where.Restriction>> by = new HashMap<>();
     List<String> nonKey = new ArrayList<>();
     for (Where.Restriction r : all) {
-      if (r.column().kind() == TableInfo.Kind.REGULAR) {
+      if (!r.column().isKey()) {
         nonKey.add(r.column().name());
       }
       by.computeIfAbsent(r.column().name(), k -> new ArrayList<>()).add(r);
@@ -129,6 +129,12 @@ final class KeyWhere {
       throw src.invalid(at, "Some clustering keys are missing: " + String.join(", ", missing));
     }
     return new KeyWhere(keys, slices, fullKey);
+  }
+
+  /** Whether the clause restricts a clustering column at all. */
+  boolean restrictsClustering() {
+    return !slices.isEmpty()
+        || keys.stream().anyMatch(r -> r.column().kind() == TableInfo.Kind.CLUSTERING);
   }
 
   /** Whether the clause names whole rows (the full primary key, no range). */

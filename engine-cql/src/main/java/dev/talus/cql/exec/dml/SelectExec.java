@@ -195,6 +195,8 @@ final class SelectExec implements Executable {
         case GE -> s.ge(col, r.value(ctx));
         case LT -> s.lt(col, r.value(ctx));
         case LE -> s.le(col, r.value(ctx));
+        case CONTAINS -> s.contains(col, r.value(ctx));
+        case CONTAINS_KEY -> s.containsKey(col, r.value(ctx));
       }
     }
     for (TupleWhere.Restriction t : tuples) {

@@ -7,10 +7,7 @@ import dev.talus.cql.exec.support.ExecContext;
 import dev.talus.cql.exec.support.PrepareContext;
 import dev.talus.cql.exec.support.Source;
 import dev.talus.cql.exec.support.TableInfo;
-import dev.talus.cql.exec.term.Operand;
-import dev.talus.cql.exec.term.Terms;
 import dev.talus.cql.parse.CqlPrinter;
-import dev.talus.cql.parse.ast.ColumnRef;
 import dev.talus.cql.parse.ast.Operation;
 import dev.talus.cql.parse.ast.UpdateStatement;
 import java.time.Duration;
@@ -19,24 +16,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code UPDATE t [USING ...] SET c = v, ... WHERE <primary key>}, prepared: {@code SET} of whole
- * columns to values, rows named by {@code =} and {@code IN} on every primary key column. Each row
- * is one {@link Update} of the engine (cells only, no row marker, as in Cassandra); several rows
- * are written as one batch. Immutable and thread-safe.
+ * {@code UPDATE t [USING ...] SET c = v, ... WHERE <primary key>}, prepared: the assignments of
+ * {@code SET} ({@link SetOperations}: values, collection and counter operations, elements, fields),
+ * rows named by {@code =} and {@code IN} on every primary key column. Each row is one {@link
+ * Update} of the engine (cells only, no row marker, as in Cassandra); several rows are written as
+ * one batch. Immutable and thread-safe.
  */
 final class UpdateExec extends WriteStatement {
   private final Table table;
   private final KeyWhere where;
-  private final String[] columns;
-  private final Operand[] values;
+  private final SetOperations.ColumnOp[] ops;
+  private final boolean counters;
   private final WriteAttributes attributes;
   private final CqlConditions conditions;
 
   private UpdateExec(
       Table table,
       KeyWhere where,
-      String[] columns,
-      Operand[] values,
+      SetOperations.ColumnOp[] ops,
       WriteAttributes attributes,
       CqlConditions conditions,
       Source source,
@@ -44,8 +41,8 @@ final class UpdateExec extends WriteStatement {
     super(source, s.position());
     this.table = table;
     this.where = where;
-    this.columns = columns;
-    this.values = values;
+    this.ops = ops;
+    this.counters = table.schema().isCounterTable();
     this.attributes = attributes;
     this.conditions = conditions;
   }
@@ -59,56 +56,30 @@ final class UpdateExec extends WriteStatement {
     Source src = pc.source();
     Table table = pc.table(s.table());
     TableInfo info = TableInfo.of(table.schema());
-    List<String> cols = new ArrayList<>();
-    List<Operand> ops = new ArrayList<>();
+    List<SetOperations.ColumnOp> ops = new ArrayList<>();
     for (Operation op : s.operations()) {
       TableInfo.Column c = Where.column(op.column(), info, pc);
-      String quoted = CqlPrinter.quoteName(c.name());
-      if (c.kind() != TableInfo.Kind.REGULAR) {
-        throw src.invalid(op.column(), "PRIMARY KEY part " + quoted + " found in SET part");
-      }
-      if (op instanceof Operation.Assign a && a.target() instanceof ColumnRef.Whole) {
-        cols.add(c.name());
-        ops.add(Terms.prepare(a.value(), info.receiver(c), pc));
-      } else if (op instanceof Operation.Assign a) {
-        throw src.notYet(
-            op.position(),
-            c.name().length(),
-            a.target() instanceof ColumnRef.Element
-                ? "assignment of an element (c[k] = v)"
-                : "assignment of a field (u.f = v)",
-            "Talus has no collections or user-defined types yet");
-      } else if (op instanceof Operation.Prepend) {
+      if (c.isKey()) {
         throw src.invalid(
             op.column(),
-            "Invalid operation ("
-                + quoted
-                + " = ... + "
-                + quoted
-                + ") for non list column "
-                + quoted);
-      } else {
-        String sign = op instanceof Operation.Add ? "+" : "-";
-        throw src.invalid(
-            op.column(),
-            "Invalid operation ("
-                + quoted
-                + " = "
-                + quoted
-                + " "
-                + sign
-                + " ...) for non counter column "
-                + quoted
-                + " (Talus has no counter or collection columns yet)");
+            "PRIMARY KEY part " + CqlPrinter.quoteName(c.name()) + " found in SET part");
       }
+      ops.add(SetOperations.prepare(op, c, info, pc, src));
     }
-    KeyWhere where = KeyWhere.prepare(s.where(), info, true, s.position(), pc);
+    boolean staticOnly = !ops.isEmpty() && ops.stream().allMatch(o -> o.isStatic);
+    KeyWhere where = KeyWhere.prepare(s.where(), info, !staticOnly, s.position(), pc);
+    if (staticOnly && where.restrictsClustering()) {
+      throw src.invalid(
+          s.position(),
+          6,
+          "Invalid restrictions on clustering columns since the UPDATE statement modifies only"
+              + " static columns");
+    }
     WriteAttributes attributes = WriteAttributes.prepare(s.attributes(), pc);
     return new UpdateExec(
         table,
         where,
-        cols.toArray(new String[0]),
-        ops.toArray(new Operand[0]),
+        ops.toArray(new SetOperations.ColumnOp[0]),
         attributes,
         CqlConditions.prepare(
             s.ifExists(),
@@ -124,11 +95,11 @@ final class UpdateExec extends WriteStatement {
   }
 
   private List<Update> build(ExecContext ctx, Long batchTimestamp) {
-    Object[] v = new Object[values.length];
+    Object[][] v = new Object[ops.length][];
     boolean any = false;
-    for (int i = 0; i < values.length; i++) {
-      v[i] = values[i].eval(ctx, null);
-      any |= v[i] != ExecContext.UNSET;
+    for (int i = 0; i < ops.length; i++) {
+      v[i] = ops[i].eval(ctx);
+      any |= v[i] != null;
     }
     List<Map<String, Object>> rows = where.combinations(ctx);
     if (!any) {
@@ -136,13 +107,18 @@ final class UpdateExec extends WriteStatement {
     }
     Duration ttl = attributes.ttl(ctx);
     Long ts = batchTimestamp != null ? batchTimestamp : attributes.timestamp(ctx);
+    if (counters && !attributes.hasTimestamp()) {
+      // a counter update takes no timestamp: a client's default one (the protocol's, a batch's)
+      // is not used, as in Cassandra; only USING TIMESTAMP is refused (by the engine)
+      ts = null;
+    }
     List<Update> out = new ArrayList<>(rows.size());
     for (Map<String, Object> key : rows) {
       Update u = table.update();
       key.forEach(u::where);
-      for (int i = 0; i < columns.length; i++) {
-        if (v[i] != ExecContext.UNSET) {
-          u.set(columns[i], v[i]);
+      for (int i = 0; i < ops.length; i++) {
+        if (v[i] != null) {
+          ops[i].apply(u, v[i]);
         }
       }
       if (ttl != null) {

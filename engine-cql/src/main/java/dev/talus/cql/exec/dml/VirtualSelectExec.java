@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -128,6 +129,11 @@ final class VirtualSelectExec implements Executable {
             case GE -> compare(v, w) >= 0;
             case LT -> compare(v, w) < 0;
             case LE -> compare(v, w) <= 0;
+            case CONTAINS ->
+                v instanceof Map<?, ?> m
+                    ? m.containsValue(w)
+                    : v instanceof java.util.Collection<?> c && c.contains(w);
+            case CONTAINS_KEY -> v instanceof Map<?, ?> m && m.containsKey(w);
           };
       if (!ok) {
         return false;

@@ -1,5 +1,6 @@
 package dev.talus.cql.exec.dml;
 
+import dev.talus.DataType;
 import dev.talus.cql.ColumnType;
 import dev.talus.cql.exec.support.ExecContext;
 import dev.talus.cql.exec.support.PrepareContext;
@@ -11,6 +12,7 @@ import dev.talus.cql.exec.term.Terms;
 import dev.talus.cql.parse.CqlPrinter;
 import dev.talus.cql.parse.ast.Identifier;
 import dev.talus.cql.parse.ast.InValues;
+import dev.talus.cql.parse.ast.Operator;
 import dev.talus.cql.parse.ast.Relation;
 import dev.talus.cql.parse.ast.SourcePosition;
 import dev.talus.cql.parse.ast.Term;
@@ -36,10 +38,12 @@ final class Where {
     GT,
     GE,
     LT,
-    LE;
+    LE,
+    CONTAINS,
+    CONTAINS_KEY;
 
     boolean isSlice() {
-      return this != EQ && this != IN;
+      return this == GT || this == GE || this == LT || this == LE;
     }
 
     boolean isLowerBound() {
@@ -161,14 +165,12 @@ final class Where {
                     col.name().length(),
                     "LIKE restrictions",
                     "they need a storage-attached index, which arrives with indexes");
-            case CONTAINS, CONTAINS_KEY ->
-                throw src.notYet(
-                    c.column().position(),
-                    col.name().length(),
-                    c.operator().cql() + " restrictions",
-                    "Talus has no collections yet");
+            case CONTAINS, CONTAINS_KEY -> null;
             default -> throw new IllegalStateException(c.operator().toString());
           };
+      if (op == null) {
+        return contains(c, col, table, pc);
+      }
       if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice()) {
         throw src.invalid(
             c.column(),
@@ -219,9 +221,32 @@ final class Where {
           m.column().position(),
           m.column().name().length(),
           "restrictions on map elements (m[k] = v)",
-          "Talus has no collections yet");
+          "filter on CONTAINS or CONTAINS KEY instead");
     }
     throw src.notYet(at, 4, "custom index expressions (expr(...))", "Talus has no indexes yet");
+  }
+
+  /** {@code c CONTAINS v} (set and list elements, map values), {@code m CONTAINS KEY k}. */
+  private static Restriction contains(
+      Relation.Compare c, TableInfo.Column col, TableInfo table, PrepareContext pc) {
+    boolean key = c.operator() == Operator.CONTAINS_KEY;
+    DataType t = col.type() instanceof ColumnType.Native n ? n.type() : null;
+    String q = CqlPrinter.quoteName(col.name());
+    if (key && (t == null || t.kind() != DataType.Kind.MAP)) {
+      throw pc.source().invalid(c.column(), "Cannot use CONTAINS KEY on non-map column " + q);
+    }
+    if (!key && (t == null || !t.isCollection())) {
+      throw pc.source().invalid(c.column(), "Cannot use CONTAINS on non-collection column " + q);
+    }
+    DataType element = key || t.kind() != DataType.Kind.MAP ? t.elementType() : t.valueType();
+    Receiver r = table.receiver(col).as(col.name(), ColumnType.of(element));
+    return new Restriction(
+        col,
+        key ? Op.CONTAINS_KEY : Op.CONTAINS,
+        List.of(value(c.value(), r, pc)),
+        null,
+        c.column(),
+        pc.source());
   }
 
   private static Operand value(Term t, Receiver receiver, PrepareContext pc) {

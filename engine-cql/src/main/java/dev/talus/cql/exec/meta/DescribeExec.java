@@ -91,8 +91,17 @@ public final class DescribeExec implements Executable {
         }
         rows.sort((a, b) -> (a[0] + "." + a[2]).compareTo(b[0] + "." + b[2]));
       }
-      case TYPES, FUNCTIONS, AGGREGATES -> {
-        // Talus has no user-defined types, functions or aggregates yet
+      case TYPES -> {
+        for (dev.talus.UserType u : db.types()) {
+          for (String ks : TypeDdlText.keyspacesOf(u, db)) {
+            rows.add(new Object[] {ks, "type", u.name()});
+          }
+        }
+        rows.sort((a, b) -> (a[0] + "." + a[2]).compareTo(b[0] + "." + b[2]));
+      }
+      case TYPE -> describeType(name, session, db, rows);
+      case FUNCTIONS, AGGREGATES -> {
+        // Talus has no user-defined functions or aggregates
       }
       case KEYSPACE -> describeKeyspace(keyspaceName(session, name), statement.only(), db, rows);
       case SCHEMA, FULL_SCHEMA -> {
@@ -199,6 +208,9 @@ public final class DescribeExec implements Executable {
                         "'" + ks + "' not found in keyspaces"));
     rows.add(new Object[] {ks, "keyspace", ks, SchemaDdl.keyspace(k)});
     if (!only) {
+      for (dev.talus.UserType u : TypeDdlText.typesOf(ks, db)) {
+        rows.add(new Object[] {ks, "type", u.name(), TypeDdlText.createType(ks, u)});
+      }
       for (Table t : db.tables()) {
         if (t.keyspace().equals(ks)) {
           rows.add(new Object[] {ks, "table", t.name(), SchemaDdl.table(t.schema())});
@@ -233,5 +245,21 @@ public final class DescribeExec implements Executable {
                         name.toString().length(),
                         "'" + name.name().name() + "' not found in keyspace '" + ks + "'"));
     rows.add(new Object[] {ks, "table", t.name(), SchemaDdl.table(t.schema())});
+  }
+
+  private void describeType(
+      QualifiedName name, SessionState session, TalusDb db, List<Object[]> rows) {
+    String ks =
+        keyspaceName(
+            session, name.keyspace() == null ? null : new QualifiedName(null, name.keyspace()));
+    dev.talus.UserType u =
+        db.type(name.name().name())
+            .orElseThrow(
+                () ->
+                    source.invalid(
+                        name.position(),
+                        name.toString().length(),
+                        "Type '" + name.name().name() + "' not found in keyspace '" + ks + "'"));
+    rows.add(new Object[] {ks, "type", u.name(), TypeDdlText.createType(ks, u)});
   }
 }

@@ -61,7 +61,9 @@ public final class SchemaDdl {
   public static String table(TableSchema s) {
     List<ColumnDefinition> columns = new ArrayList<>();
     for (ColumnDef c : s.columns()) {
-      columns.add(new ColumnDefinition(Identifier.of(c.name()), nativeType(c.type()), false, null));
+      columns.add(
+          new ColumnDefinition(
+              Identifier.of(c.name()), TypeDdlText.cqlType(c.type()), c.isStatic(), null));
     }
     List<Identifier> pk = s.partitionKey().stream().map(c -> Identifier.of(c.name())).toList();
     List<Identifier> ck = s.clustering().stream().map(c -> Identifier.of(c.name())).toList();

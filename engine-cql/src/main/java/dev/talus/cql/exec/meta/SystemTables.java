@@ -31,11 +31,11 @@ import java.util.Set;
  * The system tables Talus answers, shaped as Cassandra 5.0's ({@code SchemaKeyspace}, {@code
  * SystemKeyspace}): {@code system_schema.keyspaces}, {@code tables}, {@code columns} — the user's
  * keyspaces and tables, and {@code system} and {@code system_schema} themselves — with {@code
- * dropped_columns}, {@code triggers}, {@code views}, {@code types}, {@code functions}, {@code
- * aggregates}, {@code indexes} and {@code column_masks} empty (Talus has none of those yet); {@code
- * system.local} (one node, {@code datacenter1}, {@code rack1}), {@code system.peers} and {@code
- * system.peers_v2} (no peers); and {@code system_virtual_schema}'s three tables. Static,
- * thread-safe.
+ * types} (every user type, listed in every keyspace: Talus's types are database-wide), with {@code
+ * dropped_columns}, {@code triggers}, {@code views}, {@code functions}, {@code aggregates}, {@code
+ * indexes} and {@code column_masks} empty (Talus has none of those yet); {@code system.local} (one
+ * node, {@code datacenter1}, {@code rack1}), {@code system.peers} and {@code system.peers_v2} (no
+ * peers); and {@code system_virtual_schema}'s three tables. Static, thread-safe.
  */
 public final class SystemTables {
   /** The release Talus reports in {@code system.local}: the Cassandra dialect it speaks. */
@@ -121,7 +121,7 @@ public final class SystemTables {
             .ck("type_name", T)
             .col("field_names", LIST_TEXT)
             .col("field_types", LIST_TEXT)
-            .rows(s -> List.of()));
+            .rows(TypeRows::rows));
     ALL.add(
         table("system_schema", "functions")
             .pk("keyspace_name", T)
@@ -378,6 +378,7 @@ public final class SystemTables {
         switch (c.kind()) {
           case PARTITION_KEY -> "partition_key";
           case CLUSTERING -> "clustering";
+          case STATIC -> "static";
           case REGULAR -> "regular";
         };
     String type = c.type().cql();

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The columns of a table as CQL shows them — a Talus table, or one of the system tables Talus
  * answers itself — in the order of {@code SELECT *}: the partition key, the clustering columns,
- * then the other columns by name, as Cassandra orders them. Immutable and thread-safe.
+ * then the static columns and then the regular ones, each by name, as Cassandra orders them.
+ * Immutable and thread-safe.
  *
  * @param keyspace the keyspace
  * @param table the table
@@ -23,6 +24,8 @@ public record TableInfo(String keyspace, String table, List<Column> columns) {
   public enum Kind {
     PARTITION_KEY,
     CLUSTERING,
+    /** A static column: one value per partition. */
+    STATIC,
     REGULAR
   }
 
@@ -34,7 +37,12 @@ public record TableInfo(String keyspace, String table, List<Column> columns) {
    * @param kind its role
    * @param position its index within the partition key or clustering, else -1
    */
-  public record Column(String name, ColumnType type, Kind kind, int position) {}
+  public record Column(String name, ColumnType type, Kind kind, int position) {
+    /** True for a partition key or clustering column. */
+    public boolean isKey() {
+      return kind == Kind.PARTITION_KEY || kind == Kind.CLUSTERING;
+    }
+  }
 
   public TableInfo {
     columns = List.copyOf(columns);
@@ -50,6 +58,11 @@ public record TableInfo(String keyspace, String table, List<Column> columns) {
     for (int i = 0; i < s.clustering().size(); i++) {
       ColumnDef c = s.clustering().get(i);
       out.add(new Column(c.name(), ColumnType.of(c.type()), Kind.CLUSTERING, i));
+    }
+    List<ColumnDef> statics = new ArrayList<>(s.staticColumns());
+    statics.sort(Comparator.comparing(ColumnDef::name));
+    for (ColumnDef c : statics) {
+      out.add(new Column(c.name(), ColumnType.of(c.type()), Kind.STATIC, -1));
     }
     List<ColumnDef> regular = new ArrayList<>(s.regularColumns());
     regular.sort(Comparator.comparing(ColumnDef::name));

@@ -180,7 +180,7 @@ final class Functions {
             "collection_max",
             "collection_sum",
             "collection_avg")) {
-      NOT_YET.put(f, "collection functions (Talus has no collections yet)");
+      NOT_YET.put(f, "collection functions (compute them in the application)");
     }
     for (String f :
         List.of(

@@ -85,14 +85,48 @@ public final class Json {
   }
 
   private static void writeNative(StringBuilder sb, DataType type, Object v) {
+    List<DataType> c = type.componentTypes();
     switch (type.kind()) {
-      case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, VARINT, DECIMAL -> sb.append(v);
+      case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, VARINT, DECIMAL, COUNTER -> sb.append(v);
+      case LIST, SET -> writeArray(sb, ColumnType.of(c.get(0)), (Collection<?>) v);
+      case VECTOR -> {
+        List<Object> all = new java.util.ArrayList<>();
+        if (v instanceof float[] f) {
+          for (float x : f) {
+            all.add(x);
+          }
+        } else {
+          all.addAll((Collection<?>) v);
+        }
+        writeArray(sb, ColumnType.of(c.get(0)), all);
+      }
+      case MAP ->
+          write(sb, new ColumnType.MapOf(ColumnType.of(c.get(0)), ColumnType.of(c.get(1))), v);
+      case TUPLE -> {
+        dev.talus.TupleValue t = (dev.talus.TupleValue) v;
+        sb.append('[');
+        for (int i = 0; i < c.size(); i++) {
+          sb.append(i == 0 ? "" : ", ");
+          write(sb, ColumnType.of(c.get(i)), i < t.size() ? t.get(i) : null);
+        }
+        sb.append(']');
+      }
+      case UDT -> {
+        dev.talus.UdtValue u = (dev.talus.UdtValue) v;
+        sb.append('{');
+        for (int i = 0; i < c.size(); i++) {
+          sb.append(i == 0 ? "" : ", ").append(quote(type.userType().fieldNames().get(i)));
+          sb.append(": ");
+          write(sb, ColumnType.of(c.get(i)), u.get(i));
+        }
+        sb.append('}');
+      }
       case FLOAT, DOUBLE -> {
         double d = ((Number) v).doubleValue();
         sb.append(Double.isNaN(d) || Double.isInfinite(d) ? quote(Values.text(v)) : Values.text(v));
       }
       case TIMESTAMP -> sb.append(quote(Temporal.jsonTimestamp((Instant) v)));
-      case BLOB -> sb.append(quote("0x" + HexFormat.of().formatHex((byte[]) v)));
+      case BLOB -> sb.append(quote("0x" + HexFormat.of().formatHex(bytes(v))));
       default -> sb.append(quote(Values.text(v)));
     }
   }
@@ -371,5 +405,14 @@ public final class Json {
         throw error("bad number " + s.substring(start, pos));
       }
     }
+  }
+
+  private static byte[] bytes(Object v) {
+    if (v instanceof java.nio.ByteBuffer b) {
+      byte[] out = new byte[b.remaining()];
+      b.duplicate().get(out);
+      return out;
+    }
+    return (byte[]) v;
   }
 }

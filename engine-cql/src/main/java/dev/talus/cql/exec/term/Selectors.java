@@ -102,15 +102,17 @@ public final class Selectors {
     if (s instanceof Selector.Negation n) {
       throw src.notYet(n.position(), 1, "arithmetic in selectors (unary -)", "");
     }
+    if (s instanceof Selector.Field f) {
+      return Parts.field(f, prepare(f.receiver(), scope), pc);
+    }
+    if (s instanceof Selector.Element e) {
+      return Parts.element(e, prepare(e.receiver(), scope), pc);
+    }
     String what =
-        s instanceof Selector.Field
-            ? "field selection (u.f)"
-            : s instanceof Selector.Element
-                ? "element selection (c[k])"
-                : s instanceof Selector.Slice
-                    ? "slice selection (c[a..b])"
-                    : "tuple, list, set and map selectors";
-    throw notYet(src, s.position(), what);
+        s instanceof Selector.Slice
+            ? "slice selection (c[a..b])"
+            : "tuple, list, set and map selectors";
+    throw src.notYet(s.position(), 1, what, "select the whole collection");
   }
 
   private static Selected metadata(Selector.WritetimeOrTtl w, Scope scope) {
@@ -120,10 +122,10 @@ public final class Selectors {
           w.position(),
           w.kind().cql().length(),
           w.kind().cql() + "() of an element or field",
-          "Talus has no collections or user-defined types yet");
+          "select writetime() or ttl() of a whole column");
     }
     TableInfo.Column col = column(c.name(), scope);
-    if (col.kind() != TableInfo.Kind.REGULAR) {
+    if (col.isKey()) {
       throw src.invalid(
           c.name(),
           "Cannot use selection function " + w.kind().cql() + " on PRIMARY KEY part " + col.name());
@@ -135,10 +137,6 @@ public final class Selectors {
             ? new Meta(col.name(), ColumnType.of(DataType.INT), true)
             : new Meta(col.name(), ColumnType.of(DataType.BIGINT), false);
     return new Selected(op, name);
-  }
-
-  private static RuntimeException notYet(Source src, SourcePosition at, String what) {
-    return src.notYet(at, 1, what, "Talus has no collections, tuples or user-defined types yet");
   }
 
   private static TableInfo.Column column(Identifier name, Scope scope) {

@@ -51,6 +51,9 @@ public final class Terms {
   public static Operand prepare(Term term, Receiver receiver, PrepareContext pc) {
     Source src = pc.source();
     DataType type = receiver.dataType();
+    if (type != null && !type.isNative() && !isGeneric(term)) {
+      return Composites.prepare(term, receiver, pc);
+    }
     if (term instanceof Term.Literal l) {
       if (!Values.accepts(type, l.kind())) {
         throw src.invalid(
@@ -139,9 +142,16 @@ public final class Terms {
         term.position(), 1, "arithmetic on terms (unary -)", "write a negative constant");
   }
 
+  /** Terms prepared the same way whatever their receiver's type: NULL, markers, fromJson. */
+  private static boolean isGeneric(Term term) {
+    return term instanceof Term.Null
+        || term instanceof Term.BindMarker
+        || (term instanceof Term.FunctionCall f && f.name().name().name().equals("fromjson"));
+  }
+
   private static RuntimeException literalFor(
       String kind, SourcePosition at, Receiver receiver, Source src) {
-    // Every Talus column is of a native type, so no collection, tuple or UDT literal fits one.
+    // a composite receiver takes its literals in Composites: this one is a native type's
     return src.invalid(
         at,
         "Invalid "
@@ -149,10 +159,7 @@ public final class Terms {
             + " literal for "
             + receiver.name()
             + " of type "
-            + receiver.type().cql()
-            + (receiver.dataType() != null
-                ? " (Talus has no collection, tuple or user-defined type columns yet)"
-                : ""));
+            + receiver.type().cql());
   }
 
   private static Operand cast(Term.Cast c, Receiver receiver, PrepareContext pc) {
