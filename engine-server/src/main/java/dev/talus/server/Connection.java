@@ -298,7 +298,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 } catch (RuntimeException | Error e) {
                   out = Errors.encode(ctx.alloc(), v, stream, e);
                 }
-                ctx.writeAndFlush(out).addListener(f -> server.release(inFlight));
+                // free the slot before the answer leaves: a client that has its answer may
+                // send the next request at once, and must find the room it left
+                server.release(inFlight);
+                ctx.writeAndFlush(out);
               });
     } catch (RejectedExecutionException e) {
       server.release(inFlight);

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * What Talus does not have yet in CQL — ALTER/DROP TABLE, TRUNCATE, element slices, indexes, token
- * ranges, aggregates — is refused before anything runs, with
- * Cassandra's Invalid category and a message that says Talus does not support it yet, names the
- * feature and points at the offending text. Nothing is written by a refused statement.
+ * ranges, aggregates — is refused before anything runs, with Cassandra's Invalid category and a
+ * message that says Talus does not support it yet, names the feature and points at the offending
+ * text. Nothing is written by a refused statement.
  */
 class NotYetSupportedTest {
   @TempDir Path dir;
