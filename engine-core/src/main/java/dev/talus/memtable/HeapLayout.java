@@ -51,6 +51,10 @@ final class HeapLayout {
     return align(ARRAY_HEADER + (long) length);
   }
 
+  static long intArray(int length) {
+    return align(ARRAY_HEADER + 4L * length);
+  }
+
   static long refArray(int length) {
     return align(ARRAY_HEADER + (long) REF * length);
   }

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
@@ -30,7 +30,6 @@ public final class MemPartition implements PartitionData {
   private static final VarHandle TOMBSTONES;
   private static final VarHandle MAX_TS;
   private static final VarHandle ESTIMATED;
-  private static final VarHandle HAS_ROWS;
 
   static {
     try {
@@ -39,23 +38,28 @@ public final class MemPartition implements PartitionData {
       TOMBSTONES = l.findVarHandle(MemPartition.class, "rangeTombstones", RangeTombstone[].class);
       MAX_TS = l.findVarHandle(MemPartition.class, "maxTimestamp", long.class);
       ESTIMATED = l.findVarHandle(MemPartition.class, "estimatedBytes", long.class);
-      HAS_ROWS = l.findVarHandle(MemPartition.class, "hasRows", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
-  /** This object: four references (key, rows, deletion, tombstones), two longs and a flag. */
-  static final long SELF = HeapLayout.object(4L * HeapLayout.REF + 16 + 1);
+  /** This object: four references (key, chunks, deletion, tombstones), two longs and an int. */
+  static final long SELF = HeapLayout.object(4L * HeapLayout.REF + 16 + 4);
 
   private final PartitionKey key;
-  private final ConcurrentSkipListMap<byte[], byte[]> rows =
+
+  /** The key of a partition's first chunk: before every clustering; shared, not counted. */
+  private static final byte[] FIRST_KEY = new byte[0];
+
+  /** Runs of rows, keyed by their first clustering (the first run by {@link #FIRST_KEY}). */
+  private final ConcurrentSkipListMap<byte[], RowChunk> chunks =
       new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+
   private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
   private volatile RangeTombstone[] rangeTombstones = NO_RANGE_TOMBSTONES;
   private volatile long maxTimestamp = Long.MIN_VALUE;
   private volatile long estimatedBytes;
-  private volatile boolean hasRows;
+  private volatile int rowCount;
 
   MemPartition(PartitionKey key) {
     this.key = key;
@@ -98,16 +102,6 @@ public final class MemPartition implements PartitionData {
   }
 
   private long addRangeTombstones(List<RangeTombstone> rts) {
-    long added = 0;
-    DeletionTime previous = null;
-    for (RangeTombstone t : rts) {
-      added += HeapLayout.RANGE_TOMBSTONE;
-      added += HeapLayout.byteArray(t.start().length) + HeapLayout.byteArray(t.end().length);
-      if (t.deletion() != previous && t.deletion() != DeletionTime.LIVE) {
-        added += HeapLayout.DELETION_TIME; // tombstones of one update usually share one deletion
-      }
-      previous = t.deletion();
-    }
     for (; ; ) {
       RangeTombstone[] old = rangeTombstones;
       RangeTombstone[] next = Arrays.copyOf(old, old.length + rts.size());
@@ -116,37 +110,65 @@ public final class MemPartition implements PartitionData {
       }
       if (TOMBSTONES.compareAndSet(this, old, next)) {
         long oldArray = old.length == 0 ? 0 : HeapLayout.refArray(old.length);
-        return added + HeapLayout.refArray(next.length) - oldArray;
+        return HeapLayout.refArray(next.length) - oldArray + tombstonesSize(next, old.length);
       }
     }
   }
 
-  private long applyRow(Row r) {
-    byte[] clustering = r.clustering();
-    byte[] old = rows.get(clustering);
-    for (; ; ) {
-      if (old == null) {
-        byte[] encoded = RowCodec.encode(r);
-        old = rows.putIfAbsent(clustering, encoded);
-        if (old == null) {
-          long added =
-              HeapLayout.SKIP_LIST_ENTRY
-                  + HeapLayout.byteArray(clustering.length)
-                  + HeapLayout.byteArray(encoded.length);
-          if (!hasRows && HAS_ROWS.compareAndSet(this, false, true)) {
-            added +=
-                HeapLayout
-                    .SKIP_LIST_FIRST_USE; // the map allocates its head and counter on first use
-          }
-          return added;
-        }
+  /**
+   * The range tombstones from index {@code from} on: each with its bounds, and its deletion unless
+   * the tombstone before it shares that deletion object (one update's tombstones usually do).
+   */
+  private static long tombstonesSize(RangeTombstone[] rts, int from) {
+    long s = 0;
+    for (int i = from; i < rts.length; i++) {
+      RangeTombstone t = rts[i];
+      s += HeapLayout.RANGE_TOMBSTONE;
+      s += HeapLayout.byteArray(t.start().length) + HeapLayout.byteArray(t.end().length);
+      if (t.deletion() != DeletionTime.LIVE && (i == 0 || rts[i - 1].deletion() != t.deletion())) {
+        s += HeapLayout.DELETION_TIME;
       }
-      byte[] merged = RowCodec.encode(Row.merge(RowCodec.decode(clustering, old), r));
-      if (rows.replace(clustering, old, merged)) {
-        return HeapLayout.byteArray(merged.length) - HeapLayout.byteArray(old.length);
-      }
-      old = rows.get(clustering);
     }
+    return s;
+  }
+
+  /** Writers of one partition take turns here; readers never wait. */
+  private synchronized long applyRow(Row r) {
+    byte[] clustering = r.clustering();
+    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
+    if (e == null) {
+      RowChunk first = RowChunk.of(clustering, RowCodec.encode(r));
+      chunks.put(FIRST_KEY, first);
+      rowCount = 1;
+      // the map allocates its head and counter on first use; FIRST_KEY is shared
+      return HeapLayout.SKIP_LIST_FIRST_USE + HeapLayout.SKIP_LIST_ENTRY + first.heapSize();
+    }
+    RowChunk old = e.getValue();
+    int i = old.search(clustering);
+    RowChunk next;
+    if (i >= 0) {
+      next = old.replace(i, clustering, RowCodec.encode(Row.merge(old.row(i), r)));
+    } else {
+      next = old.insert(-i - 1, clustering, RowCodec.encode(r));
+      rowCount++;
+    }
+    if (!next.full()) {
+      chunks.put(e.getKey(), next);
+      return next.heapSize() - old.heapSize();
+    }
+    // Publish the upper half before shrinking this chunk: a reader then sees every row at least
+    // once, and ChunkRows skips the ones it sees twice.
+    int half = next.size() / 2;
+    RowChunk lower = next.range(0, half);
+    RowChunk upper = next.range(half, next.size());
+    byte[] upperKey = upper.clustering(0);
+    chunks.put(upperKey, upper);
+    chunks.put(e.getKey(), lower);
+    return HeapLayout.SKIP_LIST_ENTRY
+        + HeapLayout.byteArray(upperKey.length)
+        + lower.heapSize()
+        + upper.heapSize()
+        - old.heapSize();
   }
 
   /** The heap this partition holds, recounted from its content (what the writes added up to). */
@@ -155,23 +177,12 @@ public final class MemPartition implements PartitionData {
     s += partitionDeletion == DeletionTime.LIVE ? 0 : HeapLayout.DELETION_TIME;
     RangeTombstone[] rts = rangeTombstones;
     if (rts.length > 0) {
-      s += HeapLayout.refArray(rts.length);
-      DeletionTime previous = null;
-      for (RangeTombstone t : rts) {
-        s += HeapLayout.RANGE_TOMBSTONE;
-        s += HeapLayout.byteArray(t.start().length) + HeapLayout.byteArray(t.end().length);
-        if (t.deletion() != previous && t.deletion() != DeletionTime.LIVE) {
-          s += HeapLayout.DELETION_TIME;
-        }
-        previous = t.deletion();
-      }
+      s += HeapLayout.refArray(rts.length) + tombstonesSize(rts, 0);
     }
-    if (hasRows) {
-      s += HeapLayout.SKIP_LIST_FIRST_USE;
-    }
-    for (var e : rows.entrySet()) {
-      s += HeapLayout.SKIP_LIST_ENTRY;
-      s += HeapLayout.byteArray(e.getKey().length) + HeapLayout.byteArray(e.getValue().length);
+    s += chunks.isEmpty() ? 0 : HeapLayout.SKIP_LIST_FIRST_USE;
+    for (var e : chunks.entrySet()) {
+      s += HeapLayout.SKIP_LIST_ENTRY + e.getValue().heapSize();
+      s += e.getKey() == FIRST_KEY ? 0 : HeapLayout.byteArray(e.getKey().length);
     }
     return s;
   }
@@ -199,21 +210,7 @@ public final class MemPartition implements PartitionData {
 
   @Override
   public Iterator<Row> rows(Slice slice, boolean reversed) {
-    ConcurrentNavigableMap<byte[], byte[]> sub = rows.subMap(slice.start(), slice.end());
-    Iterator<java.util.Map.Entry<byte[], byte[]>> it =
-        (reversed ? sub.descendingMap() : sub).entrySet().iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        var e = it.next();
-        return RowCodec.decode(e.getKey(), e.getValue());
-      }
-    };
+    return new ChunkRows(chunks, slice, reversed);
   }
 
   /**
@@ -230,11 +227,12 @@ public final class MemPartition implements PartitionData {
 
   /** Whether this partition already holds a row (live or deleted) at {@code clustering}. */
   public boolean hasRow(byte[] clustering) {
-    return rows.containsKey(clustering);
+    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
+    return e != null && e.getValue().search(clustering) >= 0;
   }
 
   public int rowCount() {
-    return rows.size();
+    return rowCount;
   }
 
   @Override

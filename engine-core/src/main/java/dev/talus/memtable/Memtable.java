@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Thread-safe. {@link #liveBytes} is the heap the memtable's partitions and rows hold, added up
  * from the JVM's object layout as writes change it ({@link HeapLayout}): an overwrite adds the
- * difference between the new and the replaced row, not the write's size. Two parts are expected
- * values, not counts: the skip lists' index towers (half an index node per entry on average) and
- * their striped counters, which grow cells only when writers of one partition collide.
+ * difference between the new and the replaced chunk of rows, not the write's size. Two parts are
+ * expected values, not counts: the skip lists' index towers (half an index node per entry on
+ * average) and their striped counters, which grow cells only when two writers collide in one map.
  */
 public final class Memtable {
   private final ConcurrentSkipListMap<PartitionKey, MemPartition> partitions =

@@ -134,7 +134,14 @@ final class RowCodec {
 
   /** The row {@link #encode} encoded, with {@code clustering} (shared, not copied). */
   static Row decode(byte[] clustering, byte[] body) {
-    Reader in = new Reader(body);
+    return decode(clustering, body, 0);
+  }
+
+  /** The row {@link #encode} encoded into {@code buf} from {@code offset} on. */
+  static Row decode(byte[] clustering, byte[] buf, int offset) {
+    byte[] body = buf;
+    Reader in = new Reader(buf);
+    in.p = offset;
     int head = body[in.p++] & 0xFF;
     int n = head >>> COUNT_SHIFT;
     if (n == COUNT_ESCAPE) {

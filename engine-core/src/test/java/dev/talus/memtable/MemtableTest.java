@@ -88,7 +88,85 @@ class MemtableTest {
       p.rows(Slice.ALL, true).forEachRemaining(reversed::add);
       java.util.Collections.reverse(reversed);
       assertEquals(got, reversed, "seed " + seed);
+      for (int k = 0; k < 20; k++) {
+        Slice slice = randomSlice(rnd);
+        List<Row> want = new ArrayList<>();
+        for (Row r : e.getValue().values()) {
+          if (slice.contains(r.clustering())) {
+            want.add(r);
+          }
+        }
+        List<Row> forward = new ArrayList<>();
+        p.rows(slice, false).forEachRemaining(forward::add);
+        assertEquals(want, forward, "seed " + seed + ", " + slice);
+        List<Row> backward = new ArrayList<>();
+        p.rows(slice, true).forEachRemaining(backward::add);
+        java.util.Collections.reverse(backward);
+        assertEquals(want, backward, "seed " + seed + ", reversed " + slice);
+      }
+      for (int c = 0; c < 100; c++) {
+        assertEquals(e.getValue().containsKey(clustering(c)), p.hasRow(clustering(c)));
+      }
+      assertEquals(e.getValue().size(), p.rowCount(), "seed " + seed);
     }
+  }
+
+  @Test
+  void aReaderMeetsEveryRowOnceInOrderWhileChunksSplit() throws Exception {
+    long seed = seed();
+    Memtable m = new Memtable();
+    PartitionKey key = PartitionKey.of(new byte[] {7});
+    int rows = 20_000;
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      order.add(i);
+    }
+    java.util.Collections.shuffle(order, new Random(seed));
+    java.util.concurrent.atomic.AtomicInteger applied =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < rows; i++) {
+                m.apply(update(key, order.get(i), i, 30));
+                applied.set(i + 1);
+              }
+            });
+    writer.start();
+    int reads = 0;
+    while (reads < 200 || applied.get() < rows) {
+      int before = applied.get();
+      if (before == 0) {
+        continue;
+      }
+      boolean reversed = reads % 2 == 1;
+      java.util.Set<Integer> seen = new java.util.HashSet<>();
+      byte[] previous = null;
+      Iterator<Row> it = m.get(key).rows(Slice.ALL, reversed);
+      while (it.hasNext()) {
+        byte[] c = it.next().clustering();
+        if (previous != null) {
+          int cmp = Arrays.compareUnsigned(previous, c);
+          assertTrue(reversed ? cmp > 0 : cmp < 0, "seed " + seed + ": out of order or twice");
+        }
+        previous = c;
+        seen.add(java.nio.ByteBuffer.wrap(c, 1, 4).getInt());
+      }
+      for (int i = 0; i < before; i++) {
+        assertTrue(
+            seen.contains(order.get(i)), "seed " + seed + ": row " + order.get(i) + " missed");
+      }
+      reads++;
+    }
+    writer.join();
+    assertEquals(rows, m.get(key).rowCount());
+    assertEquals(m.recount(), m.liveBytes(), "seed " + seed);
+  }
+
+  private static Slice randomSlice(Random rnd) {
+    byte[] lo = rnd.nextInt(5) == 0 ? ClusteringBytes.BOTTOM : clustering(rnd.nextInt(110) - 5);
+    byte[] hi = rnd.nextInt(5) == 0 ? ClusteringBytes.TOP : clustering(rnd.nextInt(110) - 5);
+    return new Slice(lo, hi);
   }
 
   @Test
