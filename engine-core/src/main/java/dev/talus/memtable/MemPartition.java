@@ -6,56 +6,185 @@ import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
-import java.util.ArrayList;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One partition in a memtable. Writers merge into it concurrently (each row is replaced atomically
- * by its reconciled version); readers iterate a weakly consistent view, which is fine because every
- * version they might see is a reconciled state that was once current.
+ * One partition in a memtable. Rows are held encoded ({@link RowCodec}), keyed by clustering.
+ * Writers merge into it concurrently (each row is replaced atomically by its reconciled version);
+ * readers iterate a weakly consistent view, which is fine because every version they might see is a
+ * reconciled state that was once current. Every write reports the heap bytes it added or freed
+ * ({@link HeapLayout}), counted once even when concurrent writers retry.
  *
  * <p>Thread-safe.
  */
 public final class MemPartition implements PartitionData {
+  private static final RangeTombstone[] NO_RANGE_TOMBSTONES = new RangeTombstone[0];
+  private static final VarHandle DELETION;
+  private static final VarHandle TOMBSTONES;
+  private static final VarHandle MAX_TS;
+  private static final VarHandle ESTIMATED;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      DELETION = l.findVarHandle(MemPartition.class, "partitionDeletion", DeletionTime.class);
+      TOMBSTONES = l.findVarHandle(MemPartition.class, "rangeTombstones", RangeTombstone[].class);
+      MAX_TS = l.findVarHandle(MemPartition.class, "maxTimestamp", long.class);
+      ESTIMATED = l.findVarHandle(MemPartition.class, "estimatedBytes", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** This object: four references (key, chunks, deletion, tombstones), two longs and an int. */
+  static final long SELF = HeapLayout.object(4L * HeapLayout.REF + 16 + 4);
+
   private final PartitionKey key;
-  private final AtomicReference<DeletionTime> partitionDeletion =
-      new AtomicReference<>(DeletionTime.LIVE);
-  private final ConcurrentSkipListMap<byte[], Row> rows =
+
+  /** The key of a partition's first chunk: before every clustering; shared, not counted. */
+  private static final byte[] FIRST_KEY = new byte[0];
+
+  /** Runs of rows, keyed by their first clustering (the first run by {@link #FIRST_KEY}). */
+  private final ConcurrentSkipListMap<byte[], RowChunk> chunks =
       new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
-  private final AtomicReference<List<RangeTombstone>> rangeTombstones =
-      new AtomicReference<>(List.of());
-  private final AtomicLong maxTimestamp = new AtomicLong(Long.MIN_VALUE);
-  private final AtomicLong estimatedBytes = new AtomicLong();
+
+  private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
+  private volatile RangeTombstone[] rangeTombstones = NO_RANGE_TOMBSTONES;
+  private volatile long maxTimestamp = Long.MIN_VALUE;
+  private volatile long estimatedBytes;
+  private volatile int rowCount;
 
   MemPartition(PartitionKey key) {
     this.key = key;
   }
 
-  void apply(DeletionTime deletion, List<RangeTombstone> rts, List<Row> newRows, long updateMaxTs) {
+  /**
+   * Applies one update's parts; returns the heap bytes this partition grew by (may be negative).
+   */
+  long apply(DeletionTime deletion, List<RangeTombstone> rts, List<Row> newRows, long updateMaxTs) {
     // Raise the newest timestamp first: a concurrent read skips this source when its newest
     // timestamp is older than a partition deletion, and must not skip a write half applied.
-    maxTimestamp.accumulateAndGet(updateMaxTs, Math::max);
+    long ts;
+    do {
+      ts = maxTimestamp;
+    } while (updateMaxTs > ts && !MAX_TS.compareAndSet(this, ts, updateMaxTs));
+    long delta = 0;
     if (!deletion.isLive()) {
-      partitionDeletion.accumulateAndGet(deletion, DeletionTime::max);
+      delta += applyDeletion(deletion);
     }
     if (!rts.isEmpty()) {
-      rangeTombstones.updateAndGet(
-          old -> {
-            List<RangeTombstone> l = new ArrayList<>(old.size() + rts.size());
-            l.addAll(old);
-            l.addAll(rts);
-            return List.copyOf(l);
-          });
+      delta += addRangeTombstones(rts);
     }
     for (Row r : newRows) {
-      rows.merge(r.clustering(), r, Row::merge);
+      delta += applyRow(r);
     }
+    return delta;
+  }
+
+  private long applyDeletion(DeletionTime deletion) {
+    for (; ; ) {
+      DeletionTime old = partitionDeletion;
+      DeletionTime winner = old.max(deletion);
+      if (winner == old) {
+        return 0;
+      }
+      if (DELETION.compareAndSet(this, old, winner)) {
+        return HeapLayout.DELETION_TIME - (old == DeletionTime.LIVE ? 0 : HeapLayout.DELETION_TIME);
+      }
+    }
+  }
+
+  private long addRangeTombstones(List<RangeTombstone> rts) {
+    for (; ; ) {
+      RangeTombstone[] old = rangeTombstones;
+      RangeTombstone[] next = Arrays.copyOf(old, old.length + rts.size());
+      for (int i = 0; i < rts.size(); i++) {
+        next[old.length + i] = rts.get(i);
+      }
+      if (TOMBSTONES.compareAndSet(this, old, next)) {
+        long oldArray = old.length == 0 ? 0 : HeapLayout.refArray(old.length);
+        return HeapLayout.refArray(next.length) - oldArray + tombstonesSize(next, old.length);
+      }
+    }
+  }
+
+  /**
+   * The range tombstones from index {@code from} on: each with its bounds, and its deletion unless
+   * the tombstone before it shares that deletion object (one update's tombstones usually do).
+   */
+  private static long tombstonesSize(RangeTombstone[] rts, int from) {
+    long s = 0;
+    for (int i = from; i < rts.length; i++) {
+      RangeTombstone t = rts[i];
+      s += HeapLayout.RANGE_TOMBSTONE;
+      s += HeapLayout.byteArray(t.start().length) + HeapLayout.byteArray(t.end().length);
+      if (t.deletion() != DeletionTime.LIVE && (i == 0 || rts[i - 1].deletion() != t.deletion())) {
+        s += HeapLayout.DELETION_TIME;
+      }
+    }
+    return s;
+  }
+
+  /** Writers of one partition take turns here; readers never wait. */
+  private synchronized long applyRow(Row r) {
+    byte[] clustering = r.clustering();
+    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
+    if (e == null) {
+      RowChunk first = RowChunk.of(clustering, RowCodec.encode(r));
+      chunks.put(FIRST_KEY, first);
+      rowCount = 1;
+      // the map allocates its head and counter on first use; FIRST_KEY is shared
+      return HeapLayout.SKIP_LIST_FIRST_USE + HeapLayout.SKIP_LIST_ENTRY + first.heapSize();
+    }
+    RowChunk old = e.getValue();
+    int i = old.search(clustering);
+    RowChunk next;
+    if (i >= 0) {
+      next = old.replace(i, clustering, RowCodec.encode(Row.merge(old.row(i), r)));
+    } else {
+      next = old.insert(-i - 1, clustering, RowCodec.encode(r));
+      rowCount++;
+    }
+    if (!next.full()) {
+      chunks.put(e.getKey(), next);
+      return next.heapSize() - old.heapSize();
+    }
+    // Publish the upper half before shrinking this chunk: a reader then sees every row at least
+    // once, and ChunkRows skips the ones it sees twice.
+    int half = next.size() / 2;
+    RowChunk lower = next.range(0, half);
+    RowChunk upper = next.range(half, next.size());
+    byte[] upperKey = upper.clustering(0);
+    chunks.put(upperKey, upper);
+    chunks.put(e.getKey(), lower);
+    return HeapLayout.SKIP_LIST_ENTRY
+        + HeapLayout.byteArray(upperKey.length)
+        + lower.heapSize()
+        + upper.heapSize()
+        - old.heapSize();
+  }
+
+  /** The heap this partition holds, recounted from its content (what the writes added up to). */
+  long recount() {
+    long s = SELF + HeapLayout.PARTITION_KEY + HeapLayout.byteArray(key.bytes().length);
+    s += partitionDeletion == DeletionTime.LIVE ? 0 : HeapLayout.DELETION_TIME;
+    RangeTombstone[] rts = rangeTombstones;
+    if (rts.length > 0) {
+      s += HeapLayout.refArray(rts.length) + tombstonesSize(rts, 0);
+    }
+    s += chunks.isEmpty() ? 0 : HeapLayout.SKIP_LIST_FIRST_USE;
+    for (var e : chunks.entrySet()) {
+      s += HeapLayout.SKIP_LIST_ENTRY + e.getValue().heapSize();
+      s += e.getKey() == FIRST_KEY ? 0 : HeapLayout.byteArray(e.getKey().length);
+    }
+    return s;
   }
 
   @Override
@@ -65,23 +194,23 @@ public final class MemPartition implements PartitionData {
 
   @Override
   public DeletionTime partitionDeletion() {
-    return partitionDeletion.get();
+    return partitionDeletion;
   }
 
   @Override
   public List<RangeTombstone> rangeTombstones(Slice slice) {
-    return rangeTombstones.get();
+    return allRangeTombstones();
   }
 
   /** Every range tombstone of this partition, in insertion order. */
   public List<RangeTombstone> allRangeTombstones() {
-    return rangeTombstones.get();
+    RangeTombstone[] rts = rangeTombstones;
+    return rts.length == 0 ? List.of() : Collections.unmodifiableList(Arrays.asList(rts));
   }
 
   @Override
   public Iterator<Row> rows(Slice slice, boolean reversed) {
-    ConcurrentNavigableMap<byte[], Row> sub = rows.subMap(slice.start(), slice.end());
-    return (reversed ? sub.descendingMap() : sub).values().iterator();
+    return new ChunkRows(chunks, slice, reversed);
   }
 
   /**
@@ -89,24 +218,25 @@ public final class MemPartition implements PartitionData {
    * partition size guardrail checks writes against.
    */
   public long estimatedBytes() {
-    return estimatedBytes.get();
+    return estimatedBytes;
   }
 
   void addEstimatedBytes(long bytes) {
-    estimatedBytes.addAndGet(bytes);
+    ESTIMATED.getAndAdd(this, bytes);
   }
 
   /** Whether this partition already holds a row (live or deleted) at {@code clustering}. */
   public boolean hasRow(byte[] clustering) {
-    return rows.containsKey(clustering);
+    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
+    return e != null && e.getValue().search(clustering) >= 0;
   }
 
   public int rowCount() {
-    return rows.size();
+    return rowCount;
   }
 
   @Override
   public long maxTimestamp() {
-    return maxTimestamp.get();
+    return maxTimestamp;
   }
 }

@@ -2,6 +2,8 @@ package dev.talus.memtable;
 
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionUpdate;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,7 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The in-memory part of one table: partitions in (token, key) order, written concurrently. A
  * memtable only grows; when it is flushed a fresh one replaces it and this one becomes read-only.
  *
- * <p>Thread-safe. Memory is estimated per update, not measured.
+ * <p>Thread-safe. {@link #liveBytes} is the heap the memtable's partitions and rows hold, added up
+ * from the JVM's object layout as writes change it ({@link HeapLayout}): an overwrite adds the
+ * difference between the new and the replaced chunk of rows, not the write's size. Two parts are
+ * expected values, not counts: the skip lists' index towers (half an index node per entry on
+ * average) and their striped counters, which grow cells only when two writers collide in one map.
  */
 public final class Memtable {
   private final ConcurrentSkipListMap<PartitionKey, MemPartition> partitions =
@@ -18,6 +24,18 @@ public final class Memtable {
   private final AtomicLong liveBytes = new AtomicLong();
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong operations = new AtomicLong();
+  private volatile boolean hasPartitions;
+
+  private static final VarHandle HAS_PARTITIONS;
+
+  static {
+    try {
+      HAS_PARTITIONS =
+          MethodHandles.lookup().findVarHandle(Memtable.class, "hasPartitions", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** Commit-log positions (encoded) this memtable covers: [lower, upper); set by the engine. */
   private volatile long commitLogLower = Long.MIN_VALUE;
@@ -41,17 +59,51 @@ public final class Memtable {
     commitLogUpper = position;
   }
 
-  /** Applies {@code update}; returns the bytes it is estimated to add. */
+  /**
+   * Applies {@code update}; returns the heap bytes the memtable grew by (negative when an overwrite
+   * replaced larger rows), the figure {@link #liveBytes} adds up.
+   */
   public long apply(PartitionUpdate update) {
-    MemPartition p = partitions.computeIfAbsent(update.key(), MemPartition::new);
+    long bytes = 0;
+    MemPartition p = partitions.get(update.key());
+    if (p == null) {
+      MemPartition fresh = new MemPartition(update.key());
+      p = partitions.putIfAbsent(update.key(), fresh);
+      if (p == null) {
+        p = fresh;
+        bytes += partitionCost(update.key());
+        if (!hasPartitions && HAS_PARTITIONS.compareAndSet(this, false, true)) {
+          bytes += HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE; // the map
+        }
+      }
+    }
     long maxTs = update.maxTimestamp();
-    p.apply(update.partitionDeletion(), update.rangeTombstones(), update.rows(), maxTs);
-    long bytes = update.heapSize();
-    p.addEstimatedBytes(bytes);
+    bytes += p.apply(update.partitionDeletion(), update.rangeTombstones(), update.rows(), maxTs);
+    p.addEstimatedBytes(update.heapSize());
     liveBytes.addAndGet(bytes);
     minTimestamp.accumulateAndGet(minTimestampOf(update), Math::min);
     operations.incrementAndGet();
     return bytes;
+  }
+
+  private static long partitionCost(PartitionKey key) {
+    return HeapLayout.SKIP_LIST_ENTRY
+        + MemPartition.SELF
+        + HeapLayout.SKIP_LIST_OBJECT
+        + HeapLayout.PARTITION_KEY
+        + HeapLayout.byteArray(key.bytes().length);
+  }
+
+  /**
+   * The heap this memtable holds, recounted from its whole content: equal to {@link #liveBytes}
+   * when no write is in progress. Walks every row; for checks, not for the write path.
+   */
+  long recount() {
+    long s = hasPartitions ? HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE : 0;
+    for (MemPartition p : partitions.values()) {
+      s += HeapLayout.SKIP_LIST_ENTRY + HeapLayout.SKIP_LIST_OBJECT + p.recount();
+    }
+    return s;
   }
 
   private static long minTimestampOf(PartitionUpdate u) {
