@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * The collection size guardrails ({@link CollectionGuardrails}) are checked through this class too,
- * at the same two places, and counted with it.
+ * at the same two places, and counted with it; writes that passed are shown to {@link
+ * CollectionOverwrites}.
  *
  * <p>Thresholds are read from the schema on each use (a schema value of null means the engine
  * default; 0 means off), so a schema change takes effect at once. Thread-safe; two concurrent
@@ -55,12 +56,14 @@ public final class PartitionGuardrails implements PartitionObserver {
   private final Map<PartitionKey, Boolean> warned = lru();
   private final Map<PartitionKey, long[]> recorded = lru();
   private final CollectionGuardrails collections;
+  private final CollectionOverwrites overwrites;
 
   PartitionGuardrails(TableStore table, TalusOptions options, MetricsEvents metrics) {
     this.table = table;
     this.options = options;
     this.metrics = metrics;
     this.collections = new CollectionGuardrails(table, options, metrics);
+    this.overwrites = new CollectionOverwrites(table, metrics);
   }
 
   private static <V> Map<PartitionKey, V> lru() {
@@ -110,6 +113,7 @@ public final class PartitionGuardrails implements PartitionObserver {
     List<Runnable> collectionWarnings = collections.checkWrite(u);
     checkPartition(u);
     collectionWarnings.forEach(Runnable::run);
+    overwrites.written(u);
   }
 
   private void checkPartition(PartitionUpdate u) {
