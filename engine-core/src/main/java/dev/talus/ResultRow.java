@@ -158,4 +158,29 @@ public interface ResultRow {
    *     not selected
    */
   Integer ttl(String column);
+
+  /**
+   * The write timestamps (microseconds) of the cells of a non-frozen collection or user type, as
+   * Cassandra 5.0's {@code writetime(column)} returns them for such a column: one per element of a
+   * list, set or map, in the order the value reads in; one per field of a user type, in field
+   * order, null for a field without a value. Null if the column has no cell in this row (null or
+   * empty). Immutable.
+   *
+   * @throws InvalidQueryException for a primary key column, a column that was not selected, or a
+   *     column that is not a non-frozen collection or user type (use {@link #writeTime})
+   */
+  default List<Long> writeTimes(String column) {
+    return null;
+  }
+
+  /**
+   * Seconds until each cell of a non-frozen collection or user type expires, null for a cell that
+   * does not expire: Cassandra 5.0's {@code ttl(column)} of such a column, in the order of {@link
+   * #writeTimes}. Null if the column has no cell in this row. Immutable.
+   *
+   * @throws InvalidQueryException like {@link #writeTimes}
+   */
+  default List<Integer> ttls(String column) {
+    return null;
+  }
 }

@@ -28,10 +28,19 @@ import java.util.regex.Pattern;
  *   <li><b>TWCS without TTL.</b> A time-window compaction strategy with no default TTL: TWCS earns
  *       its keep by dropping whole expired SSTables, which never happens if nothing expires
  *       (per-write TTLs are invisible to the schema, hence a warning, not a verdict).
+ *   <li><b>List where a set would do</b> (a hint). A non-frozen {@code list} column: appending is
+ *       cheap, but setting or removing by position and removing by value read the list before
+ *       writing, and a retried append adds the element twice. A {@code set} has neither cost when
+ *       order and duplicates do not matter; clustering columns keep an order that does.
+ *   <li><b>Counters in an event table.</b> A counter table clustered by a TIMESTAMP, TIMEUUID or
+ *       DATE column: each event becomes an increment, and increments are not idempotent (a retried
+ *       one counts twice), nor can a deleted counter be written again. Events are better stored as
+ *       rows and counted when read, or counted per entity without a time clustering.
  * </ol>
  *
- * Not checked: {@code list} columns and collection sizes — Talus has no collection types yet.
- * Stateless and thread-safe.
+ * Not checked here: collection sizes (the collection guardrails, {@link CollectionThresholds},
+ * watch those) and collections written by whole-value overwrite, which only the writes show (the
+ * engine warns at run time, see docs/guardrails.md). Stateless and thread-safe.
  */
 public final class SchemaLint {
   private static final Pattern BUCKET_NAME =
@@ -52,6 +61,8 @@ public final class SchemaLint {
     unboundedTimeSeries(schema, out);
     lowCardinalityKey(schema, out);
     timeWindowWithoutTtl(schema, out);
+    listWhereSetWouldDo(schema, out);
+    countersInEventTable(schema, out);
     return List.copyOf(out);
   }
 
@@ -119,6 +130,49 @@ public final class SchemaLint {
               + ": time-window compaction without a default TTL: TWCS pays off by dropping whole"
               + " SSTables once everything in them has expired. Set defaultTimeToLive (or give"
               + " every write a TTL), or use size-tiered compaction");
+    }
+  }
+
+  private static void listWhereSetWouldDo(TableSchema s, List<String> out) {
+    List<String> lists = new ArrayList<>();
+    for (ColumnDef c : s.nonKeyColumns()) {
+      if (c.type().kind() == DataType.Kind.LIST && c.type().isMultiCell()) {
+        lists.add(c.name());
+      }
+    }
+    if (!lists.isEmpty()) {
+      out.add(
+          "table "
+              + s.name()
+              + ": hint: list column"
+              + (lists.size() > 1 ? "s " : " ")
+              + String.join(", ", lists)
+              + ": setting or removing a list element by position or by value reads the list"
+              + " before writing, and a retried append adds the element twice. If order and"
+              + " duplicates do not matter, use a set; if order matters, consider clustering"
+              + " columns");
+    }
+  }
+
+  private static void countersInEventTable(TableSchema s, List<String> out) {
+    if (!s.isCounterTable()) {
+      return;
+    }
+    for (ColumnDef c : s.clustering()) {
+      if (TIME_TYPES.contains(c.type())) {
+        out.add(
+            "table "
+                + s.name()
+                + ": counters in an event table: it is clustered by "
+                + c.type().cqlName()
+                + " column "
+                + c.name()
+                + ", so each event becomes a counter increment. Increments are not idempotent (a"
+                + " retried one counts twice) and a deleted counter cannot be written again."
+                + " Store events as rows and count them when reading, or count per entity in a"
+                + " counter table without a time clustering");
+        return;
+      }
     }
   }
 

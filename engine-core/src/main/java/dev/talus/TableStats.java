@@ -30,9 +30,11 @@ import java.util.Map;
  * @param tombstonesPurged tombstones and expired cells compactions purged
  * @param estimatedDroppableTombstones tombstones older than gc_grace in live SSTables (estimate)
  * @param tombstoneWarnings reads that crossed the tombstone warning threshold
- * @param guardrailWarnings partitions warned about by the partition size/rows guardrails (once per
- *     partition per open; see docs/guardrails.md)
- * @param guardrailFailures writes refused by a partition size/rows failure threshold
+ * @param guardrailWarnings partitions warned about by the partition size/rows guardrails and
+ *     collections warned about by the collection size guardrails (once per partition, or
+ *     collection, per open; see docs/guardrails.md)
+ * @param guardrailFailures writes refused by a partition size/rows or collection size failure
+ *     threshold
  * @param bloomFilterFalsePositives partition lookups a Bloom filter let through in vain
  * @param bloomFilterLookups partition lookups that consulted a Bloom filter
  * @param outOfOrderFlushes TWCS: flushes holding writes for past time windows

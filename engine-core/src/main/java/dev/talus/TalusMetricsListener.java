@@ -20,7 +20,17 @@ public interface TalusMetricsListener {
     /** A partition crossed the partition rows warning threshold (logged, not refused). */
     PARTITION_ROWS_WARN,
     /** A write was refused: it would push a partition past the partition rows failure threshold. */
-    PARTITION_ROWS_FAIL
+    PARTITION_ROWS_FAIL,
+    /** A collection crossed the elements-per-collection warning threshold (logged, not refused). */
+    COLLECTION_ITEMS_WARN,
+    /** A write was refused: it puts more elements in one collection than the failure threshold. */
+    COLLECTION_ITEMS_FAIL,
+    /**
+     * A collection crossed the collection size warning threshold in bytes (logged, not refused).
+     */
+    COLLECTION_SIZE_WARN,
+    /** A write was refused: it puts more bytes in one collection than the failure threshold. */
+    COLLECTION_SIZE_FAIL
   }
 
   /** What an {@link #onWarning} event is about. */
@@ -33,7 +43,8 @@ public interface TalusMetricsListener {
     /** A read scanned more tombstones than the table's warning threshold. */
     TOMBSTONES,
     /**
-     * A partition crossed a partition size or rows warning threshold (see {@link #onGuardrail}).
+     * A partition crossed a partition size or rows warning threshold, or a collection a collection
+     * size warning threshold (see {@link #onGuardrail}).
      */
     GUARDRAIL
   }

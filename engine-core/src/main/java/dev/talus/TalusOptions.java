@@ -28,6 +28,7 @@ public final class TalusOptions {
   private final long partitionSizeFailBytes;
   private final long partitionRowsWarn;
   private final long partitionRowsFail;
+  private final CollectionThresholds collectionThresholds;
   private final TalusMetricsListener metricsListener;
   private final DiskFailurePolicy diskFailurePolicy;
   private final String defaultKeyspace;
@@ -52,6 +53,7 @@ public final class TalusOptions {
     this.partitionSizeFailBytes = b.partitionSizeFailBytes;
     this.partitionRowsWarn = b.partitionRowsWarn;
     this.partitionRowsFail = b.partitionRowsFail;
+    this.collectionThresholds = b.collectionThresholds;
     this.metricsListener = b.metricsListener;
     this.diskFailurePolicy = b.diskFailurePolicy;
     this.defaultKeyspace = b.defaultKeyspace;
@@ -113,6 +115,14 @@ public final class TalusOptions {
    */
   public long partitionRowsFail() {
     return partitionRowsFail;
+  }
+
+  /**
+   * The collection size guardrails: elements and bytes per collection (default {@link
+   * CollectionThresholds#DEFAULT}: warn past 1,000 elements or 1 MiB, refuse nothing).
+   */
+  public CollectionThresholds collectionThresholds() {
+    return collectionThresholds;
   }
 
   /** Receives metric events (default {@link TalusMetricsListener#NO_OP}). */
@@ -242,6 +252,8 @@ public final class TalusOptions {
         + partitionRowsWarn
         + "/"
         + partitionRowsFail
+        + ", collectionThresholds="
+        + collectionThresholds
         + ", metricsListener="
         + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener)
         + ", diskFailurePolicy="
@@ -272,6 +284,7 @@ public final class TalusOptions {
     private long partitionSizeFailBytes;
     private long partitionRowsWarn = 100_000;
     private long partitionRowsFail;
+    private CollectionThresholds collectionThresholds = CollectionThresholds.DEFAULT;
     private TalusMetricsListener metricsListener = TalusMetricsListener.NO_OP;
     private DiskFailurePolicy diskFailurePolicy = DiskFailurePolicy.FAIL;
     private String defaultKeyspace = "talus";
@@ -396,6 +409,12 @@ public final class TalusOptions {
     public Builder partitionRowsThresholds(long warnRows, long failRows) {
       this.partitionRowsWarn = warnRows;
       this.partitionRowsFail = failRows;
+      return this;
+    }
+
+    /** The collection size guardrails (default {@link CollectionThresholds#DEFAULT}). */
+    public Builder collectionThresholds(CollectionThresholds thresholds) {
+      this.collectionThresholds = Objects.requireNonNull(thresholds, "thresholds");
       return this;
     }
 

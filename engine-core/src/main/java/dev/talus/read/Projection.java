@@ -43,6 +43,9 @@ record Projection(
     boolean statics = false;
     java.util.Map<String, String> noWriteTime = new java.util.HashMap<>();
     boolean[] primaryKey = new boolean[n];
+    int[] complexIds = new int[n];
+    int[] udtFields = new int[n];
+    Arrays.fill(complexIds, -1);
     for (int i = 0; i < n; i++) {
       ColumnDef c = i < columns.size() ? columns.get(i) : parts[i - columns.size()].column();
       names.add(i < columns.size() ? c.name() : parts[i - columns.size()].name());
@@ -60,6 +63,10 @@ record Projection(
           }
           if (c.type().isMultiCell()) {
             complex[i] = ComplexCodec.of(c.type());
+            if (i < columns.size()) {
+              complexIds[i] = positions[i];
+              udtFields[i] = c.type().isCollection() ? 0 : c.type().userType().fieldNames().size();
+            }
             noWriteTime.putIfAbsent(c.name(), "non-frozen " + c.type().cqlName() + " column");
           } else if (c.type().kind() == dev.talus.DataType.Kind.COUNTER) {
             noWriteTime.put(c.name(), "counter column");
@@ -69,7 +76,7 @@ record Projection(
     }
     return new Projection(
         List.copyOf(columns),
-        new RowView.Shape(names, primaryKey, noWriteTime),
+        new RowView.Shape(names, primaryKey, noWriteTime, complexIds, udtFields),
         kinds,
         positions,
         codecs,
@@ -90,6 +97,7 @@ record Projection(
     Object[] values = new Object[n];
     long[] writeTimes = null;
     int[] ttls = null;
+    Row[] complexRows = null;
     for (int i = 0; i < n; i++) {
       switch (kinds[i]) {
         case PARTITION_KEY -> values[i] = pkValues[positions[i]];
@@ -113,6 +121,12 @@ record Projection(
                     ? assemble(complex[i], source, positions[i])
                     : decode(codecs[i], source, positions[i]);
             values[i] = i >= n - parts.length ? parts[i - (n - parts.length)].apply(whole) : whole;
+            if (complex[i] != null && i < n - parts.length) {
+              if (complexRows == null) {
+                complexRows = new Row[n];
+              }
+              complexRows[i] = source;
+            }
             continue;
           }
           Cell cell = source.cell(positions[i]);
@@ -134,7 +148,7 @@ record Projection(
         }
       }
     }
-    return new RowView(shape, values, writeTimes, ttls);
+    return new RowView(shape, values, writeTimes, ttls, complexRows, now);
   }
 
   private static Object decode(TypeCodec<?> codec, Row r, int column) {

@@ -2,7 +2,11 @@ package dev.talus.read;
 
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
+import dev.talus.data.Cell;
+import dev.talus.data.Row;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +27,12 @@ final class RowView implements ResultRow {
     /** Column → what it is, for the columns without a single write time (collections, counters). */
     private final Map<String, String> noWriteTime;
 
+    /** For a whole non-frozen collection or user type: its column id; else -1. */
+    private final int[] complexIds;
+
+    /** For a whole non-frozen user type: its number of fields; else 0. */
+    private final int[] udtFields;
+
     Shape(List<String> columns) {
       this(columns, new boolean[columns.size()]);
     }
@@ -36,6 +46,23 @@ final class RowView implements ResultRow {
      * {@code noWriteTime}: the columns without a single write time, with what they are.
      */
     Shape(List<String> columns, boolean[] primaryKey, Map<String, String> noWriteTime) {
+      this(columns, primaryKey, noWriteTime, null, null);
+    }
+
+    /**
+     * Like {@link #Shape(List, boolean[], Map)}, with {@code complexIds[i]} the column id of a
+     * selected whole non-frozen collection or user type (else -1) and {@code udtFields[i]} the
+     * field count of a user type (else 0); null arrays mean none.
+     */
+    Shape(
+        List<String> columns,
+        boolean[] primaryKey,
+        Map<String, String> noWriteTime,
+        int[] complexIds,
+        int[] udtFields) {
+      int n = columns.size();
+      this.complexIds = complexIds != null ? complexIds.clone() : filled(n, -1);
+      this.udtFields = udtFields != null ? udtFields.clone() : new int[n];
       this.primaryKey = primaryKey.clone();
       this.noWriteTime = Map.copyOf(noWriteTime);
       this.columns = List.copyOf(columns);
@@ -49,6 +76,12 @@ final class RowView implements ResultRow {
     int size() {
       return columns.size();
     }
+
+    private static int[] filled(int n, int v) {
+      int[] a = new int[n];
+      Arrays.fill(a, v);
+      return a;
+    }
   }
 
   private static final long NO_WRITE_TIME = Long.MIN_VALUE;
@@ -58,6 +91,8 @@ final class RowView implements ResultRow {
   private final Object[] values;
   private final long[] writeTimes;
   private final int[] ttls;
+  private final Row[] complexRows;
+  private final long now;
 
   /**
    * {@code values}, {@code writeTimes} and {@code ttls} are indexed like the shape's columns;
@@ -65,10 +100,22 @@ final class RowView implements ResultRow {
    * {@link Integer#MIN_VALUE} where there is none; either array may be null when none has one.
    */
   RowView(Shape shape, Object[] values, long[] writeTimes, int[] ttls) {
+    this(shape, values, writeTimes, ttls, null, 0);
+  }
+
+  /**
+   * Like {@link #RowView(Shape, Object[], long[], int[])}, with {@code complexRows[i]} the live row
+   * holding the cells of the shape's complex column i (null where none, or a null array), whose
+   * per-cell write times and TTLs at second {@code now} are read on demand.
+   */
+  RowView(
+      Shape shape, Object[] values, long[] writeTimes, int[] ttls, Row[] complexRows, long now) {
     this.shape = shape;
     this.values = values;
     this.writeTimes = writeTimes;
     this.ttls = ttls;
+    this.complexRows = complexRows;
+    this.now = now;
   }
 
   static long noWriteTime() {
@@ -132,8 +179,9 @@ final class RowView implements ResultRow {
               + column
               + (what.startsWith("counter")
                   ? ""
-                  : ": its elements are cells of their own, each with its own write time and TTL"
-                      + " (Talus does not return per-element write times)"));
+                  : ": its elements are cells of their own, each with its own write time and TTL;"
+                      + " ResultRow.writeTimes(column) and ttls(column) return them, as Cassandra"
+                      + " 5.0's writetime() and ttl() of such a column do"));
     }
   }
 
@@ -149,6 +197,66 @@ final class RowView implements ResultRow {
     int i = checkCell(column, "ttl");
     checkOneCell(column, "ttl");
     return ttls == null || ttls[i] == NO_TTL ? null : ttls[i];
+  }
+
+  @Override
+  public List<Long> writeTimes(String column) {
+    return perCell(column, "writetime", false);
+  }
+
+  @Override
+  public List<Integer> ttls(String column) {
+    return perCell(column, "ttl", true);
+  }
+
+  /** The write times (or TTLs) of the cells of a whole non-frozen collection or user type. */
+  @SuppressWarnings("unchecked")
+  private <T> List<T> perCell(String column, String function, boolean ttl) {
+    int i = checkCell(column, function);
+    int id = shape.complexIds[i];
+    if (id < 0) {
+      throw new InvalidQueryException(
+          (ttl ? "ttls" : "writeTimes")
+              + "() of "
+              + column
+              + " is undefined: it returns one entry per cell of a non-frozen collection or user"
+              + " type, and "
+              + column
+              + " is "
+              + (shape.noWriteTime.containsKey(column)
+                  ? shape.noWriteTime.get(column)
+                  : "stored in one cell")
+              + ". Use "
+              + (ttl ? "ttl" : "writeTime")
+              + "(column) for a column stored in one cell");
+    }
+    Row r = complexRows == null ? null : complexRows[i];
+    int at = r == null ? -1 : r.firstCellIndex(id);
+    if (at < 0) {
+      return null;
+    }
+    Cell[] cells = r.cells();
+    int fields = shape.udtFields[i];
+    List<Object> out = new ArrayList<>(fields > 0 ? fields : 4);
+    for (int f = 0; f < fields; f++) {
+      out.add(null);
+    }
+    for (; at < cells.length && cells[at].column() == id; at++) {
+      Cell c = cells[at];
+      Object v;
+      if (!ttl) {
+        v = c.timestamp();
+      } else {
+        v = c.isExpiring() ? (Object) (int) (c.localDeletionTime() - now) : null;
+      }
+      if (fields > 0) {
+        byte[] p = c.path();
+        out.set(((p[0] & 0xFF) << 8) | (p[1] & 0xFF), v);
+      } else {
+        out.add(v);
+      }
+    }
+    return (List<T>) Collections.unmodifiableList(out);
   }
 
   /** The position of {@code column}, which must be a selected column that is stored in a cell. */

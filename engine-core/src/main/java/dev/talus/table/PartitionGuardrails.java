@@ -12,6 +12,7 @@ import dev.talus.memtable.Memtable;
 import dev.talus.metrics.MetricsEvents;
 import dev.talus.sstable.PartitionObserver;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -32,10 +33,14 @@ import org.slf4j.LoggerFactory;
  *       shrinks an oversized partition).
  * </ul>
  *
- * Thresholds are read from the schema on each use (a schema value of null means the engine default;
- * 0 means off), so a schema change takes effect at once. Thread-safe; two concurrent writes to one
- * partition may both pass a check that only one of them would (the check is an estimate, not a
- * lock).
+ * The collection size guardrails ({@link CollectionGuardrails}) are checked through this class too,
+ * at the same two places, and counted with it; writes that passed are shown to {@link
+ * CollectionOverwrites}.
+ *
+ * <p>Thresholds are read from the schema on each use (a schema value of null means the engine
+ * default; 0 means off), so a schema change takes effect at once. Thread-safe; two concurrent
+ * writes to one partition may both pass a check that only one of them would (the check is an
+ * estimate, not a lock).
  */
 public final class PartitionGuardrails implements PartitionObserver {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionGuardrails.class);
@@ -50,11 +55,15 @@ public final class PartitionGuardrails implements PartitionObserver {
   private final AtomicLong failures = new AtomicLong();
   private final Map<PartitionKey, Boolean> warned = lru();
   private final Map<PartitionKey, long[]> recorded = lru();
+  private final CollectionGuardrails collections;
+  private final CollectionOverwrites overwrites;
 
   PartitionGuardrails(TableStore table, TalusOptions options, MetricsEvents metrics) {
     this.table = table;
     this.options = options;
     this.metrics = metrics;
+    this.collections = new CollectionGuardrails(table, options, metrics);
+    this.overwrites = new CollectionOverwrites(table, metrics);
   }
 
   private static <V> Map<PartitionKey, V> lru() {
@@ -66,12 +75,14 @@ public final class PartitionGuardrails implements PartitionObserver {
     };
   }
 
+  /** Warnings of the partition and collection guardrails. */
   long warnings() {
-    return warnings.get();
+    return warnings.get() + collections.warnings();
   }
 
+  /** Writes refused by the partition and collection guardrails. */
   long failures() {
-    return failures.get();
+    return failures.get() + collections.failures();
   }
 
   private static long resolve(Long tableValue, long engineDefault) {
@@ -99,6 +110,13 @@ public final class PartitionGuardrails implements PartitionObserver {
    * write is logged, so a refused write leaves nothing behind.
    */
   public void checkWrite(PartitionUpdate u) {
+    List<Runnable> collectionWarnings = collections.checkWrite(u);
+    checkPartition(u);
+    collectionWarnings.forEach(Runnable::run);
+    overwrites.written(u);
+  }
+
+  private void checkPartition(PartitionUpdate u) {
     PartitionKey key = u.key();
     if (!u.partitionDeletion().isLive()) {
       synchronized (recorded) {
@@ -184,6 +202,12 @@ public final class PartitionGuardrails implements PartitionObserver {
             + what
             + "). Nothing was written. Bound the partition: add a time or hash bucket to the"
             + " partition key (see dev.talus.Buckets)");
+  }
+
+  /** Called by the SSTable writer (flush and compaction) for each row it appends. */
+  @Override
+  public void rowWritten(PartitionKey key, Row row) {
+    collections.rowWritten(key, row);
   }
 
   /** Called by the SSTable writer (flush and compaction) for each partition it appends. */

@@ -133,4 +133,69 @@ class SchemaLintTest {
       assertThat(s.lint()).as(s.name()).isEmpty();
     }
   }
+
+  @Test
+  void aNonFrozenListGetsTheSetHintAndOtherCollectionsDoNot() {
+    TableSchema s =
+        TableSchema.builder("videos")
+            .partitionKey("video_id", DataType.UUID)
+            .clusteringColumn("version", DataType.INT)
+            .column("history", DataType.list(DataType.TEXT))
+            .staticColumn("owners", DataType.list(DataType.TEXT))
+            .column("tags", DataType.set(DataType.TEXT))
+            .column("attrs", DataType.map(DataType.TEXT, DataType.TEXT))
+            .column("frozen_history", DataType.frozen(DataType.list(DataType.TEXT)))
+            .column("embedding", DataType.vector(DataType.FLOAT, 3))
+            .build();
+    assertThat(s.lint())
+        .singleElement()
+        .asString()
+        .startsWith("table videos: hint: list columns history, owners:")
+        .contains("reads the list before writing")
+        .contains("use a set")
+        .contains("clustering columns");
+    TableSchema good =
+        TableSchema.builder("videos")
+            .partitionKey("video_id", DataType.UUID)
+            .column("tags", DataType.set(DataType.TEXT))
+            .column("frozen_history", DataType.frozen(DataType.list(DataType.TEXT)))
+            .build();
+    assertThat(good.lint()).isEmpty();
+  }
+
+  @Test
+  void countersClusteredByTimeAreAnEventTable() {
+    for (DataType time : new DataType[] {DataType.TIMESTAMP, DataType.TIMEUUID, DataType.DATE}) {
+      TableSchema events =
+          TableSchema.builder("page_views")
+              .partitionKey("page", DataType.TEXT)
+              .partitionKey("day", DataType.DATE)
+              .clusteringColumn("at", time)
+              .column("views", DataType.COUNTER)
+              .build();
+      assertThat(events.lint())
+          .as(time.cqlName())
+          .singleElement()
+          .asString()
+          .contains("counters in an event table")
+          .contains("column at")
+          .contains("not idempotent");
+    }
+    // the seeds' counter table: one counter per entity, no time clustering
+    TableSchema perVideo =
+        TableSchema.builder("video_views")
+            .partitionKey("video_id", DataType.UUID)
+            .column("views", DataType.COUNTER)
+            .build();
+    assertThat(perVideo.lint()).isEmpty();
+    // a time clustering without counters is not this rule's business
+    TableSchema rows =
+        TableSchema.builder("page_views")
+            .partitionKey("page", DataType.TEXT)
+            .partitionKey("day", DataType.DATE)
+            .clusteringColumn("at", DataType.TIMESTAMP)
+            .column("visitor", DataType.TEXT)
+            .build();
+    assertThat(rows.lint()).isEmpty();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.data.PartitionKey;
+import dev.talus.data.Row;
 
 /**
  * Told about every partition an {@link SSTableWriter} appends, right after it is written: the hook
@@ -16,4 +17,11 @@ public interface PartitionObserver {
    * @param rows rows written for it (live and deleted)
    */
   void partitionWritten(PartitionKey key, long bytes, long rows);
+
+  /**
+   * Told about each row (the static row included) as it is appended, before {@link
+   * #partitionWritten} for its partition; where the engine measures collections for its collection
+   * size guardrails. Does nothing by default.
+   */
+  default void rowWritten(PartitionKey key, Row row) {}
 }

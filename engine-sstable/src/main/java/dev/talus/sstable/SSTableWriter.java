@@ -175,6 +175,9 @@ public final class SSTableWriter implements AutoCloseable {
         blockStart = data.position();
       }
       PartitionSerializer.writeRow(dataOut, r, h);
+      if (options.partitionObserver() != null) {
+        options.partitionObserver().rowWritten(key, r);
+      }
       cells += stats.row(r);
       rowCount++;
       prev = r.clustering();

@@ -17,7 +17,9 @@ import java.util.List;
  * @param sstableGeneration the SSTable generation, -1 for a memtable
  * @param kind what it is
  * @param where the clustering it applies to, or the range, or "" for the partition
- * @param column the column of a cell, or null
+ * @param column the column of a cell or of a collection tombstone, or null
+ * @param element for an element cell of a non-frozen collection or user type, the element its path
+ *     names (set element, map key, list element's timeuuid, field name) as text; else null
  * @param timestampMicros the write timestamp (what it shadows: data written at or before it)
  * @param deletedAtSeconds its local deletion time: when the delete ran; for an expired cell its
  *     write second (expiry − TTL), for an expired row marker its expiry
@@ -30,6 +32,7 @@ public record StoredTombstone(
     Kind kind,
     String where,
     String column,
+    String element,
     long timestampMicros,
     long deletedAtSeconds,
     long expiredAtSeconds,
@@ -40,6 +43,13 @@ public record StoredTombstone(
     PARTITION_DELETION("partition deletion"),
     RANGE_TOMBSTONE("range tombstone"),
     ROW_DELETION("row deletion"),
+    /**
+     * The deletion of a whole non-frozen collection or user type in one row: left by deleting the
+     * column, and by every write that replaces its whole value (an INSERT included), at that
+     * write's timestamp − 1, as in Cassandra.
+     */
+    COLLECTION_TOMBSTONE("collection tombstone"),
+    /** A deleted cell; for a collection, one deleted element (a removed set element or map key). */
     CELL_TOMBSTONE("cell tombstone"),
     EXPIRED_CELL("expired TTL cell"),
     EXPIRED_ROW_MARKER("expired row marker");
@@ -60,11 +70,17 @@ public record StoredTombstone(
     return sstableGeneration < 0;
   }
 
-  /** A short description such as {@code "row deletion (seq=3)"}. */
+  /**
+   * A short description such as {@code "row deletion (seq=3)"} or {@code "cell tombstone tags['a']
+   * (seq=3)"}.
+   */
   public String describe() {
     StringBuilder b = new StringBuilder(kind.toString());
     if (column != null) {
       b.append(' ').append(column);
+    }
+    if (element != null) {
+      b.append('[').append(element).append(']');
     }
     if (!where.isEmpty()) {
       b.append(" (").append(where).append(')');
@@ -97,6 +113,21 @@ public record StoredTombstone(
       if (r.rowDeletion() != null) {
         out.add(deletion(p, Kind.ROW_DELETION, where, r.rowDeletion(), gcGraceSeconds));
       }
+      for (StoredPartition.CollectionDeletion cd : r.collectionDeletions()) {
+        Deletion d = cd.deletion();
+        out.add(
+            new StoredTombstone(
+                p.source(),
+                p.sstableGeneration(),
+                Kind.COLLECTION_TOMBSTONE,
+                where,
+                cd.column(),
+                null,
+                d.timestampMicros(),
+                d.localDeletionTimeSeconds(),
+                d.localDeletionTimeSeconds(),
+                d.localDeletionTimeSeconds() + gcGraceSeconds + 1));
+      }
       Long markerExpiry = r.markerExpirySeconds();
       if (r.markerTimestampMicros() != null && markerExpiry != null && markerExpiry <= nowSeconds) {
         out.add(
@@ -105,6 +136,7 @@ public record StoredTombstone(
                 p.sstableGeneration(),
                 Kind.EXPIRED_ROW_MARKER,
                 where,
+                null,
                 null,
                 r.markerTimestampMicros(),
                 markerExpiry,
@@ -121,6 +153,7 @@ public record StoredTombstone(
                   Kind.CELL_TOMBSTONE,
                   where,
                   c.column(),
+                  element(c),
                   c.timestampMicros(),
                   ldt,
                   ldt,
@@ -135,6 +168,7 @@ public record StoredTombstone(
                   Kind.EXPIRED_CELL,
                   where,
                   c.column(),
+                  element(c),
                   c.timestampMicros(),
                   written,
                   expiry,
@@ -153,10 +187,20 @@ public record StoredTombstone(
         kind,
         where,
         null,
+        null,
         d.timestampMicros(),
         d.localDeletionTimeSeconds(),
         d.localDeletionTimeSeconds(),
         d.localDeletionTimeSeconds() + gcGraceSeconds + 1);
+  }
+
+  /** An element cell's element as text (text values quoted, as in CQL), or null. */
+  static String element(StoredCell c) {
+    Object e = c.element();
+    if (e == null) {
+      return null;
+    }
+    return e instanceof CharSequence ? "'" + e + "'" : String.valueOf(e);
   }
 
   static String clustering(List<String> names, List<Object> values) {

@@ -3,7 +3,6 @@ package dev.talus.testkit;
 import dev.talus.ColumnDef;
 import dev.talus.SSTableSummary;
 import dev.talus.StoredPartition;
-import dev.talus.StoredPartition.Deletion;
 import dev.talus.StoredPartition.RangeDeletion;
 import dev.talus.StoredPartition.StoredCell;
 import dev.talus.StoredPartition.StoredRow;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -36,6 +34,11 @@ import java.util.stream.Collectors;
  *   <li>opportunity: purgeable tombstones go only when a compaction includes their SSTable, and
  *       memtable contents are never compacted before a flush.
  * </ol>
+ *
+ * <p>Collection tombstones (a whole collection or user type deleted, or replaced by a write, which
+ * deletes the old value at its timestamp − 1) and the tombstones and expired TTL cells of single
+ * elements are explained like the others, each named with its column and, for an element, the
+ * element ({@code cell tombstone tags['a'] (seq=3)}).
  *
  * <p>The engine decides overlap with Bloom filters and token ranges too; a Bloom false positive can
  * keep a tombstone this explainer calls purgeable (rare, and only ever towards keeping). Stateless
@@ -73,7 +76,7 @@ public final class TombstoneExplainer {
         explainGroup(source, group, sources, summaries, now, grace, reasons);
       }
     }
-    reasons.addAll(shadowed(sources));
+    reasons.addAll(ShadowedData.reasons(sources));
     return new Explanation(
         partitionName(table, partitionKey),
         Instant.ofEpochSecond(now),
@@ -353,59 +356,6 @@ public final class TombstoneExplainer {
         : " (the last of them from " + at(latest.purgeableFromSeconds()) + ")";
   }
 
-  /** Live data in one source that a partition or row deletion in another source shadows. */
-  private static List<Reason> shadowed(List<StoredPartition> sources) {
-    List<Reason> out = new ArrayList<>();
-    for (StoredPartition holder : sources) {
-      for (StoredPartition deleter : sources) {
-        if (holder == deleter) {
-          continue;
-        }
-        int count = 0;
-        long deletionTs = 0;
-        for (StoredRow r : holder.rows()) {
-          Deletion d = deleter.partitionDeletion();
-          for (StoredRow dr : deleter.rows()) {
-            if (dr.rowDeletion() != null
-                && Objects.equals(dr.clustering(), r.clustering())
-                && (d == null || dr.rowDeletion().timestampMicros() > d.timestampMicros())) {
-              d = dr.rowDeletion();
-            }
-          }
-          if (d == null) {
-            continue;
-          }
-          final long ts = d.timestampMicros();
-          boolean shadowedRow =
-              (r.markerTimestampMicros() != null && r.markerTimestampMicros() <= ts)
-                  || r.cells().stream().anyMatch(c -> c.timestampMicros() <= ts);
-          if (shadowedRow) {
-            count++;
-            deletionTs = Math.max(deletionTs, ts);
-          }
-        }
-        if (count > 0) {
-          out.add(
-              new Reason(
-                  Kind.SHADOWED_DATA,
-                  holder.source(),
-                  "still holds "
-                      + count
-                      + (count == 1 ? " row" : " rows")
-                      + " shadowed by deletions in "
-                      + deleter.source()
-                      + " (written at or before "
-                      + micros(deletionTs)
-                      + "): reads skip it; it goes when a compaction merges both"
-                      + (holder.sstableGeneration() < 0 || deleter.sstableGeneration() < 0
-                          ? " (flush first)"
-                          : "")));
-        }
-      }
-    }
-    return out;
-  }
-
   static long oldestTimestamp(StoredPartition p) {
     long min = Long.MAX_VALUE;
     if (p.partitionDeletion() != null) {
@@ -420,6 +370,9 @@ public final class TombstoneExplainer {
       }
       if (r.rowDeletion() != null) {
         min = Math.min(min, r.rowDeletion().timestampMicros());
+      }
+      for (StoredPartition.CollectionDeletion cd : r.collectionDeletions()) {
+        min = Math.min(min, cd.deletion().timestampMicros());
       }
       for (StoredCell c : r.cells()) {
         min = Math.min(min, c.timestampMicros());

@@ -30,7 +30,11 @@ import picocli.CommandLine.Spec;
     description = {
       "Print, as JSON, what every source (memtable, SSTable) holds for one partition: partition"
           + " deletion, range tombstones, rows, cells with timestamps, TTLs and local deletion"
-          + " times, tombstones and shadowed data — like sstabledump for one partition.",
+          + " times, tombstones and shadowed data — like sstabledump for one partition. Rows are"
+          + " typed row or static_block; an element of a non-frozen collection or user type"
+          + " shows its path (set element, map key, list element's timeuuid, field name), and a"
+          + " whole collection's deletion (a delete, or an overwrite at its timestamp - 1) shows"
+          + " as a deletion_info entry before the column's cells.",
       "Unlike sstabledump this works per table and partition key, not per SSTable file."
     })
 public final class DumpCommand implements Callable<Integer> {
@@ -127,6 +131,7 @@ public final class DumpCommand implements Callable<Integer> {
 
   private static void row(Json j, Table t, StoredRow r) {
     j.beginObject();
+    j.field("type", r.isStatic() ? "static_block" : "row");
     j.name("clustering").beginObject();
     List<ColumnDef> ck = t.schema().clustering();
     for (int i = 0; i < r.clustering().size(); i++) {
@@ -145,9 +150,22 @@ public final class DumpCommand implements Callable<Integer> {
       deletion(j, r.rowDeletion());
     }
     j.name("cells").beginArray();
-    List<StoredCell> cells = new ArrayList<>(r.cells());
-    for (StoredCell c : cells) {
-      j.beginObject().field("name", c.column()).field("kind", c.kind().name().toLowerCase());
+    // as sstabledump: a collection's deletion comes first among its column's cells
+    List<StoredPartition.CollectionDeletion> pending = new ArrayList<>(r.collectionDeletions());
+    for (StoredCell c : r.cells()) {
+      pending.removeIf(
+          d -> {
+            if (!d.column().equals(c.column())) {
+              return false;
+            }
+            collectionDeletion(j, d);
+            return true;
+          });
+      j.beginObject().field("name", c.column());
+      if (c.element() != null) {
+        j.name("path").beginArray().value(c.element()).endArray();
+      }
+      j.field("kind", c.kind().name().toLowerCase());
       if (c.value() != null) {
         j.field("value", c.value());
       }
@@ -162,7 +180,17 @@ public final class DumpCommand implements Callable<Integer> {
       }
       j.endObject();
     }
+    for (StoredPartition.CollectionDeletion d : pending) {
+      collectionDeletion(j, d);
+    }
     j.endArray();
+    j.endObject();
+  }
+
+  /** A whole collection's or user type's deletion, as sstabledump prints one. */
+  private static void collectionDeletion(Json j, StoredPartition.CollectionDeletion d) {
+    j.beginObject().field("name", d.column()).name("deletion_info");
+    deletion(j, d.deletion());
     j.endObject();
   }
 

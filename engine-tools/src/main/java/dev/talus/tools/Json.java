@@ -74,6 +74,9 @@ final class Json {
       out.append(d.toPlainString());
     } else if (v instanceof Number || v instanceof BigInteger) {
       out.append(v);
+    } else if (v instanceof float[] f) {
+      // a vector<float, n>
+      string(java.util.Arrays.toString(f));
     } else if (v instanceof byte[] b) {
       string("0x" + HexFormat.of().formatHex(b));
     } else if (v instanceof InetAddress a) {
