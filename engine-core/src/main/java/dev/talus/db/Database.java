@@ -200,6 +200,11 @@ public final class Database implements Closeable {
     return dir.resolve("tables").resolve(s.name() + "-" + id);
   }
 
+  /** Grows with every schema change (tables, keyspaces, types) since open; see TalusDb. */
+  public long schemaVersion() {
+    return catalog.version();
+  }
+
   /** Records replayed from the commit log when this database opened. */
   public long replayedRecords() {
     return replayedRecords;

@@ -48,6 +48,20 @@ public final class Catalog {
     this.dropped = new TreeMap<>(dropped);
   }
 
+  /** Counts the schema changes saved since the catalogue was loaded. */
+  private final java.util.concurrent.atomic.AtomicLong version =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private void save(SchemaStore.Content c) throws IOException {
+    SchemaStore.save(fs, dir, c);
+    version.incrementAndGet();
+  }
+
+  /** How many schema changes were saved since load; read from any thread. */
+  public long version() {
+    return version.get();
+  }
+
   private static SchemaStore.Content content(
       Map<String, KeyspaceSchema> ks,
       Map<String, UserType> ts,
@@ -71,7 +85,7 @@ public final class Catalog {
     next.put(id, schema);
     Map<Integer, List<DroppedColumn>> nextDropped = new TreeMap<>(dropped);
     nextDropped.put(id, List.copyOf(droppedColumns));
-    SchemaStore.save(fs, dir, content(keyspaces, types, next, nextDropped));
+    save(content(keyspaces, types, next, nextDropped));
     schemas.put(id, schema);
     dropped.put(id, List.copyOf(droppedColumns));
   }
@@ -113,7 +127,7 @@ public final class Catalog {
   public void putType(UserType type) throws IOException {
     LinkedHashMap<String, UserType> next = new LinkedHashMap<>(types);
     next.put(type.name(), type);
-    SchemaStore.save(fs, dir, content(keyspaces, next, schemas, dropped));
+    save(content(keyspaces, next, schemas, dropped));
     types.put(type.name(), type);
   }
 
@@ -157,7 +171,7 @@ public final class Catalog {
         nextDropped.put(newId, old);
       }
     }
-    SchemaStore.save(fs, dir, content(keyspaces, types, next, nextDropped));
+    save(content(keyspaces, types, next, nextDropped));
     schemas.remove(oldId);
     dropped.remove(oldId);
     if (schema != null) {
@@ -173,7 +187,7 @@ public final class Catalog {
   public void put(int id, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     next.put(id, schema);
-    SchemaStore.save(fs, dir, content(keyspaces, types, next, dropped));
+    save(content(keyspaces, types, next, dropped));
     schemas.put(id, schema);
   }
 
@@ -181,7 +195,7 @@ public final class Catalog {
   public void putKeyspace(KeyspaceSchema keyspace) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.put(keyspace.name(), keyspace);
-    SchemaStore.save(fs, dir, content(next, types, schemas, dropped));
+    save(content(next, types, schemas, dropped));
     keyspaces.put(keyspace.name(), keyspace);
   }
 
@@ -189,7 +203,7 @@ public final class Catalog {
   public void removeKeyspace(String name) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.remove(name);
-    SchemaStore.save(fs, dir, content(next, types, schemas, dropped));
+    save(content(next, types, schemas, dropped));
     keyspaces.remove(name);
   }
 }
