@@ -10,6 +10,7 @@ module dev.talus.sstable {
   requires org.lz4.java;
   requires com.github.luben.zstd_jni;
   requires com.github.benmanes.caffeine;
+  requires transitive roaringbitmap;
 
   exports dev.talus.data to
       dev.talus.compaction,

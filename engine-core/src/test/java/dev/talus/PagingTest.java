@@ -233,6 +233,46 @@ class PagingTest {
         .isInstanceOf(InvalidQueryException.class);
   }
 
+  /**
+   * Every byte of a real paging state (of a named read and of a scan), overwritten with random
+   * values, and every truncation of it: the read either resumes somewhere or is refused with an
+   * {@link InvalidQueryException}, never another exception. Replay a run with {@code -Dtalus.seed}.
+   */
+  @Test
+  void mutatedPagingStatesResumeOrAreRefusedAsInvalid() {
+    long seed = Long.getLong("talus.seed", new java.util.Random().nextLong());
+    System.out.println("PagingTest.mutatedPagingStates seed=" + seed);
+    java.util.Random random = new java.util.Random(seed);
+    List<Supplier<Select>> queries =
+        List.of(() -> t.select().in("p", 1, 2).pageSize(PAGE), () -> t.select().pageSize(PAGE));
+    for (Supplier<Select> query : queries) {
+      byte[] state = query.get().execute().pagingState().orElseThrow().bytes();
+      List<byte[]> variants = new ArrayList<>();
+      for (int len = 0; len < state.length; len++) {
+        variants.add(java.util.Arrays.copyOf(state, len));
+      }
+      for (int i = 0; i < state.length; i++) {
+        for (int round = 0; round < 8; round++) {
+          byte[] v = state.clone();
+          v[i] = (byte) random.nextInt(256);
+          variants.add(v);
+        }
+      }
+      for (byte[] v : variants) {
+        PagingState bad = new PagingState(v);
+        try {
+          query.get().pagingState(bad).execute();
+        } catch (InvalidQueryException expected) {
+          // refused: the only acceptable failure
+        } catch (RuntimeException e) {
+          throw new AssertionError(
+              "seed " + seed + ": state " + java.util.HexFormat.of().formatHex(v) + " threw " + e,
+              e);
+        }
+      }
+    }
+  }
+
   @Test
   void writesBetweenPagesAreSeenOnlyAfterTheResumePoint() {
     ResultSet first = t.select().eq("p", 1).pageSize(10).execute();

@@ -49,7 +49,11 @@ final class Paging {
       int startPartition = in.readInt();
       int already = in.readInt();
       int inPartition = in.readInt();
-      byte[] resume = new byte[in.readInt()];
+      int length = in.readInt();
+      if (length < 0 || length > in.available()) {
+        throw new InvalidQueryException("paging state out of range");
+      }
+      byte[] resume = new byte[length];
       in.readFully(resume);
       if (startPartition < 0
           || startPartition >= partitions

@@ -66,24 +66,30 @@ public final class ReadPath {
     return TableScan.token(keys, partitionKeyValues);
   }
 
-  /** Validates and runs one read; counts it and its latency. */
+  /** Validates and runs one read; counts it and its latency (once, even if it was retried). */
   public ReadResult read(ReadRequest req) {
     ctx.checkOpen();
     metrics.readStarted();
     long start = Histogram.startTimer();
-    try {
-      ReadResult r = execute(req);
-      long micros = metrics.readLatencySince(start);
-      ctx.metrics().read(table.schema().name(), micros, r.sourcesTouched(), r.tombstonesScanned());
-      return r;
-    } catch (CorruptFileException e) {
-      if (table.quarantine().handle(table, e)) {
-        return read(req); // without the quarantined SSTable
+    ReadResult r = executeSkippingQuarantined(req);
+    long micros = metrics.readLatencySince(start);
+    ctx.metrics().read(table.schema().name(), micros, r.sourcesTouched(), r.tombstonesScanned());
+    return r;
+  }
+
+  /** Runs a read; when the policy quarantines a damaged SSTable it found, runs it again without. */
+  private ReadResult executeSkippingQuarantined(ReadRequest req) {
+    while (true) {
+      try {
+        return execute(req);
+      } catch (CorruptFileException e) {
+        if (!table.quarantine().handle(table, e)) {
+          throw e;
+        }
+      } catch (UncheckedIOException e) {
+        throw new StorageException(
+            "read of table " + table.schema().name() + " failed: " + e.getCause().getMessage(), e);
       }
-      throw e;
-    } catch (UncheckedIOException e) {
-      throw new StorageException(
-          "read of table " + table.schema().name() + " failed: " + e.getCause().getMessage(), e);
     }
   }
 

@@ -121,7 +121,11 @@ class DiskFailurePolicyTest {
       for (int i = 0; i < 50; i++) {
         expectedOlder.add(i);
       }
+      long readsBefore = t.stats().reads();
       assertThat(rows(t)).isEqualTo(expectedOlder); // the newer SSTable's rows are gone
+      assertThat(t.stats().reads())
+          .as("the read retried without the quarantined SSTable counts once")
+          .isEqualTo(readsBefore + 1);
       assertThat(t.quarantinedSSTables()).isEqualTo(1);
       assertThat(t.sstables()).hasSize(1);
       assertThat(t.verify()).isEqualTo(1);

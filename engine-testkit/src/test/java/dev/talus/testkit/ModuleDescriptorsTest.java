@@ -40,6 +40,7 @@ class ModuleDescriptorsTest {
           "lz4-java",
           "zstd-jni",
           "caffeine",
+          "RoaringBitmap",
           "junit-jupiter-api",
           "junit-platform-commons",
           "opentest4j",
@@ -102,7 +103,8 @@ class ModuleDescriptorsTest {
             "org.slf4j",
             "org.lz4.java",
             "com.github.luben.zstd_jni",
-            "com.github.benmanes.caffeine");
+            "com.github.benmanes.caffeine",
+            "roaringbitmap");
     assertThat(descriptor("org.lz4.java").isAutomatic()).isTrue();
   }
 

@@ -33,7 +33,8 @@ import picocli.CommandLine.Command;
       MetadataCommand.class,
       VerifyCommand.class,
       StressCommand.class,
-      ServeCommand.class
+      ServeCommand.class,
+      CqlCommand.class
     })
 public final class TalusCli implements Runnable {
   static final String VERSION = "talus 0.1.0-SNAPSHOT";

@@ -18,6 +18,7 @@ class HelpTest {
         "verify",
         "stress",
         "serve",
+        "cql",
         "help"
       })
   void everySubcommandPrintsItsHelp(String command) {
