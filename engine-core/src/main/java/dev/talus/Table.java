@@ -97,6 +97,14 @@ public final class Table {
   }
 
   /**
+   * Starts a schema change (CQL's {@code ALTER TABLE}): add or drop columns, rename key columns,
+   * change options; see {@link AlterTable}.
+   */
+  public AlterTable alter() {
+    return new AlterTable(store);
+  }
+
+  /**
    * Writes the table's memtable to a new SSTable and waits until it is live. Writes and reads go on
    * meanwhile.
    */

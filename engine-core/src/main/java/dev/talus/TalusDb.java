@@ -239,6 +239,16 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * A number that grows with every schema change of this database since it opened (a table, user
+   * type or keyspace created, altered, truncated or dropped): what was prepared against the schema
+   * (a CQL statement, a cached plan) is current while the number stays the same. Thread-safe.
+   */
+  public long schemaVersion() {
+    database.checkOpen();
+    return database.schemaVersion();
+  }
+
+  /**
    * The tables set aside when this database opened because their manifest is damaged — only under
    * {@link DiskFailurePolicy#QUARANTINE}; under the default FAIL such damage fails the open. Each
    * names the damaged file and the reason (also logged at ERROR). Empty when every table opened.

@@ -57,6 +57,7 @@ class ArchitectureTest {
       Set.of(
           "TalusDb",
           "Table",
+          "AlterTable",
           "Batch",
           "Select",
           "Insert",

@@ -1,5 +1,6 @@
 package dev.talus.compaction;
 
+import dev.talus.data.DroppedCells;
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.function.IntPredicate;
 
 /**
  * Runs one {@link CompactionPlan}: merges every partition of its inputs (a k-way merge by key, then
@@ -117,6 +119,7 @@ public final class CompactionTask {
   private final OverlapOracle overlap;
   private final Throttle throttle;
   private final Checkpoint checkpoint;
+  private final IntPredicate droppedColumns;
   private boolean ran;
 
   private CompactionTask(Builder b) {
@@ -131,6 +134,7 @@ public final class CompactionTask {
     this.overlap = b.overlap;
     this.throttle = b.throttle;
     this.checkpoint = b.checkpoint;
+    this.droppedColumns = b.droppedColumns;
   }
 
   /**
@@ -252,6 +256,15 @@ public final class CompactionTask {
         throttle.acquire(bytes);
         partitionsRead++;
         PartitionMerger.Merged merged = PartitionMerger.merge(key, sources, Slice.ALL, false);
+        if (droppedColumns != null) {
+          merged =
+              new PartitionMerger.Merged(
+                  merged.key(),
+                  merged.partitionDeletion(),
+                  merged.rangeDeletions(),
+                  DroppedCells.strip(merged.rows(), droppedColumns),
+                  merged.sourcesUsed());
+        }
         Purger.Purged purged = purger.purge(merged, () -> overlap.maxPurgeableTimestamp(key));
         if (purged != null) {
           if (writer == null) {
@@ -353,6 +366,7 @@ public final class CompactionTask {
     private OverlapOracle overlap = key -> Long.MIN_VALUE;
     private Throttle throttle = Throttle.unlimited();
     private Checkpoint checkpoint = Checkpoint.NONE;
+    private IntPredicate droppedColumns;
 
     private Builder(
         CompactionPlan<ReaderInfo> plan, StorageFs fs, Path directory, Manifest manifest) {
@@ -395,6 +409,15 @@ public final class CompactionTask {
 
     public Builder throttle(Throttle throttle) {
       this.throttle = Objects.requireNonNull(throttle, "throttle");
+      return this;
+    }
+
+    /**
+     * Column ids of dropped columns: their cells and complex deletions are left out of the outputs
+     * (see {@link DroppedCells}), with or without purging. Default: none.
+     */
+    public Builder droppedColumns(IntPredicate dropped) {
+      this.droppedColumns = Objects.requireNonNull(dropped, "dropped");
       return this;
     }
 

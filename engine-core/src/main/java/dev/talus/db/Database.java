@@ -23,6 +23,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.request.WriteRequest;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.Catalog;
+import dev.talus.schema.KeyCodec;
 import dev.talus.schema.SchemaDiff;
 import dev.talus.table.TableHost;
 import dev.talus.table.TableStore;
@@ -136,7 +137,9 @@ public final class Database implements Closeable {
       Path tdir = tableDir(e.getKey(), s);
       TableStore t;
       try {
-        t = TableStore.open(ctx, host, e.getKey(), s, tdir);
+        t =
+            TableStore.open(
+                ctx, host, e.getKey(), new KeyCodec(s, catalog.dropped(e.getKey())), tdir);
       } catch (CorruptFileException damage) {
         if (ctx.options().diskFailurePolicy() == DiskFailurePolicy.QUARANTINE
             && Corruption.isManifest(damage.file())) {
@@ -195,6 +198,11 @@ public final class Database implements Closeable {
 
   Path tableDir(int id, TableSchema s) {
     return dir.resolve("tables").resolve(s.name() + "-" + id);
+  }
+
+  /** Grows with every schema change (tables, keyspaces, types) since open; see TalusDb. */
+  public long schemaVersion() {
+    return catalog.version();
   }
 
   /** Records replayed from the commit log when this database opened. */

@@ -14,6 +14,7 @@ import dev.talus.read.Aggregation;
 import dev.talus.read.PartitionDump;
 import dev.talus.read.ReadPath;
 import dev.talus.request.AggregateRequest;
+import dev.talus.request.AlterRequest;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.WriteRequest;
@@ -78,6 +79,14 @@ public final class TableHandle {
     live();
     synchronized (db) { // schema changes are serialised on the database
       TableRemoval.truncate(db, this);
+    }
+  }
+
+  /** ALTER TABLE: applies the changes durably and returns the new schema. */
+  public TableSchema alter(AlterRequest req) {
+    live();
+    synchronized (db) { // schema changes are serialised on the database
+      return TableAlter.alter(db, this, req);
     }
   }
 

@@ -7,6 +7,7 @@ import dev.talus.commitlog.CommitLog;
 import dev.talus.io.StorageFs;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.Catalog;
+import dev.talus.schema.KeyCodec;
 import dev.talus.table.TableDirectories;
 import dev.talus.table.TableHost;
 import dev.talus.table.TableStore;
@@ -93,7 +94,7 @@ final class TableRemoval {
     try {
       ctx.fs().createDirectories(dir);
       catalog.replace(old.id(), id, old.schema());
-      return TableStore.open(ctx, host, id, old.schema(), dir);
+      return TableStore.open(ctx, host, id, new KeyCodec(old.schema(), old.keys().dropped()), dir);
     } catch (IOException e) {
       throw new StorageException(
           "cannot truncate table " + old.schema().name() + ": " + e.getMessage(), e);

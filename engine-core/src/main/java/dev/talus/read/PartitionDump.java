@@ -107,7 +107,7 @@ public final class PartitionDump {
     KeyCodec keys = table.keys();
     List<StoredPartition.StoredCell> cells = new ArrayList<>();
     for (Cell c : r.cells()) {
-      ColumnDef col = keys.column(c.column());
+      ColumnDef col = keys.storedColumn(c.column());
       StoredPartition.CellKind kind =
           c.isTombstone()
               ? StoredPartition.CellKind.TOMBSTONE
@@ -137,7 +137,7 @@ public final class PartitionDump {
     for (ComplexDeletion d : r.complexDeletions()) {
       cds.add(
           new StoredPartition.CollectionDeletion(
-              keys.column(d.column()).name(), deletion(d.deletion())));
+              keys.storedColumn(d.column()).name(), deletion(d.deletion())));
     }
     var l = r.liveness();
     return new StoredPartition.StoredRow(

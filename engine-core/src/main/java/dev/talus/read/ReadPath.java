@@ -6,6 +6,7 @@ import dev.talus.TableSchema;
 import dev.talus.TalusMetricsListener;
 import dev.talus.TombstoneOverwhelmingException;
 import dev.talus.data.ClusteringBytes;
+import dev.talus.data.DroppedCells;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
@@ -300,7 +301,8 @@ public final class ReadPath {
             ? cover
             : cover == Slice.ROWS ? Slice.ALL : new Slice(Slice.STATIC.start(), cover.end());
     try (ReadSnapshot snapshot = select.apply(sourcesFor)) {
-      Row staticRow = statics ? staticRow(key, snapshot, now, tombstones.gcBefore, counter) : null;
+      Row staticRow =
+          statics ? staticRow(keys, key, snapshot, now, tombstones.gcBefore, counter) : null;
       int used = 0;
       boolean anyRow = false;
       for (int k = 0; k < slices.size() && out.size() < max; k++) {
@@ -309,7 +311,7 @@ public final class ReadPath {
             PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
         used = Math.max(used, m.sourcesUsed());
         tombstones.rangeDeletions(counter, m, slice);
-        LiveRows live = new LiveRows(m.rows(), now, tombstones.gcBefore, counter);
+        LiveRows live = new LiveRows(visible(keys, m), now, tombstones.gcBefore, counter);
         while (out.size() < max && live.hasNext()) {
           Row r = live.next();
           anyRow = true;
@@ -336,15 +338,21 @@ public final class ReadPath {
     }
   }
 
+  /** The merged rows without the cells of dropped columns, which no read may see. */
+  private static java.util.Iterator<Row> visible(KeyCodec keys, PartitionMerger.Merged m) {
+    return keys.hasDropped() ? DroppedCells.strip(m.rows(), keys::isDropped) : m.rows();
+  }
+
   /** The partition's live static row, or null; its tombstones count like the rows'. */
   private static Row staticRow(
+      KeyCodec keys,
       PartitionKey key,
       ReadSnapshot snapshot,
       long now,
       long gcBefore,
       LiveRows.TombstoneCounter counter) {
     PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
-    LiveRows live = new LiveRows(m.rows(), now, gcBefore, counter);
+    LiveRows live = new LiveRows(visible(keys, m), now, gcBefore, counter);
     return live.hasNext() ? live.next() : null;
   }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,6 +25,7 @@ public final class Catalog {
   private final TreeMap<String, KeyspaceSchema> keyspaces;
   private final TreeMap<Integer, TableSchema> schemas;
   private final LinkedHashMap<String, UserType> types;
+  private final TreeMap<Integer, List<DroppedColumn>> dropped;
 
   /**
    * No new table gets an id below this: ids of dropped tables whose commit-log records or
@@ -36,12 +38,56 @@ public final class Catalog {
       Path dir,
       Map<String, KeyspaceSchema> keyspaces,
       Map<String, UserType> types,
-      Map<Integer, TableSchema> schemas) {
+      Map<Integer, TableSchema> schemas,
+      Map<Integer, List<DroppedColumn>> dropped) {
     this.fs = fs;
     this.dir = dir;
     this.keyspaces = new TreeMap<>(keyspaces);
     this.types = new LinkedHashMap<>(types);
     this.schemas = new TreeMap<>(schemas);
+    this.dropped = new TreeMap<>(dropped);
+  }
+
+  /** Counts the schema changes saved since the catalogue was loaded. */
+  private final java.util.concurrent.atomic.AtomicLong version =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private void save(SchemaStore.Content c) throws IOException {
+    SchemaStore.save(fs, dir, c);
+    version.incrementAndGet();
+  }
+
+  /** How many schema changes were saved since load; read from any thread. */
+  public long version() {
+    return version.get();
+  }
+
+  private static SchemaStore.Content content(
+      Map<String, KeyspaceSchema> ks,
+      Map<String, UserType> ts,
+      Map<Integer, TableSchema> tables,
+      Map<Integer, List<DroppedColumn>> drops) {
+    return new SchemaStore.Content(ks, ts, tables, drops);
+  }
+
+  /** The dropped columns of table {@code id}, oldest first; empty if it dropped none. */
+  public List<DroppedColumn> dropped(int id) {
+    return dropped.getOrDefault(id, List.of());
+  }
+
+  /**
+   * Saves the catalogue with table {@code id}'s schema and dropped columns replaced (an ALTER
+   * TABLE, in one atomic rewrite of the schema file), then takes the change.
+   */
+  public void alter(int id, TableSchema schema, List<DroppedColumn> droppedColumns)
+      throws IOException {
+    Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+    next.put(id, schema);
+    Map<Integer, List<DroppedColumn>> nextDropped = new TreeMap<>(dropped);
+    nextDropped.put(id, List.copyOf(droppedColumns));
+    save(content(keyspaces, types, next, nextDropped));
+    schemas.put(id, schema);
+    dropped.put(id, List.copyOf(droppedColumns));
   }
 
   /**
@@ -64,7 +110,7 @@ public final class Catalog {
       }
       tables.put(e.getKey(), t);
     }
-    return new Catalog(fs, dir, keyspaces, stored.types(), tables);
+    return new Catalog(fs, dir, keyspaces, stored.types(), tables, stored.dropped());
   }
 
   /** Keyspace name → keyspace, in name order. */
@@ -81,7 +127,7 @@ public final class Catalog {
   public void putType(UserType type) throws IOException {
     LinkedHashMap<String, UserType> next = new LinkedHashMap<>(types);
     next.put(type.name(), type);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, next, schemas));
+    save(content(keyspaces, next, schemas, dropped));
     types.put(type.name(), type);
   }
 
@@ -110,20 +156,29 @@ public final class Catalog {
   }
 
   /**
-   * Saves the catalogue with table {@code oldId} replaced by {@code newId} (a truncate: same
-   * schema, new id, in one atomic rewrite of the schema file), then takes the change. With a null
-   * {@code schema} the table is only removed.
+   * Saves the catalogue with table {@code oldId} replaced by {@code newId} (a truncate: same schema
+   * and dropped columns, so the same column ids, new id, in one atomic rewrite of the schema file),
+   * then takes the change. With a null {@code schema} the table is only removed.
    */
   public void replace(int oldId, int newId, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+    Map<Integer, List<DroppedColumn>> nextDropped = new TreeMap<>(dropped);
+    List<DroppedColumn> old = nextDropped.remove(oldId);
     next.remove(oldId);
     if (schema != null) {
       next.put(newId, schema);
+      if (old != null) {
+        nextDropped.put(newId, old);
+      }
     }
-    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
+    save(content(keyspaces, types, next, nextDropped));
     schemas.remove(oldId);
+    dropped.remove(oldId);
     if (schema != null) {
       schemas.put(newId, schema);
+      if (old != null) {
+        dropped.put(newId, old);
+      }
     }
     reserveIdsBelow(Math.max(oldId, newId) + 1);
   }
@@ -132,7 +187,7 @@ public final class Catalog {
   public void put(int id, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     next.put(id, schema);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, next));
+    save(content(keyspaces, types, next, dropped));
     schemas.put(id, schema);
   }
 
@@ -140,7 +195,7 @@ public final class Catalog {
   public void putKeyspace(KeyspaceSchema keyspace) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.put(keyspace.name(), keyspace);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
+    save(content(next, types, schemas, dropped));
     keyspaces.put(keyspace.name(), keyspace);
   }
 
@@ -148,7 +203,7 @@ public final class Catalog {
   public void removeKeyspace(String name) throws IOException {
     Map<String, KeyspaceSchema> next = new TreeMap<>(keyspaces);
     next.remove(name);
-    SchemaStore.save(fs, dir, new SchemaStore.Content(next, types, schemas));
+    save(content(next, types, schemas, dropped));
     keyspaces.remove(name);
   }
 }

@@ -16,9 +16,11 @@ import java.util.Map;
  * Turns a table's key values into bytes and back: partition keys (the concatenated prefix-free
  * encodings of the partition key columns), clusterings and bounds (framed by {@link
  * ClusteringBytes}, DESC columns inverted), and the column ids of the non-key (regular and static)
- * columns: their positions in declaration order ({@link TableSchema#nonKeyColumns()}), so the ids
- * of a table without static columns are those its regular columns always had. Immutable and
- * thread-safe.
+ * columns. Ids are positions in declaration order ({@link TableSchema#nonKeyColumns()}) with the
+ * ids of {@linkplain DroppedColumn dropped columns} left out: the live columns take, in order, the
+ * ids no dropped column holds. So a table that never dropped a column has the ids its columns
+ * always had, a dropped column's id is never reused, and a column added later (appended to the
+ * declaration order) gets the next id above all of them. Immutable and thread-safe.
  */
 public final class KeyCodec {
   private final TableSchema schema;
@@ -26,10 +28,23 @@ public final class KeyCodec {
   private final TypeCodec<?>[] ckCodecs;
   private final boolean[] ckDesc;
   private final TypeCodec<?>[] regularCodecs;
+  private final ColumnDef[] byId;
   private final Map<String, Integer> regularIds = new HashMap<>();
+  private final List<DroppedColumn> dropped;
+  private final java.util.BitSet droppedIds = new java.util.BitSet();
 
+  /** The codec of a table that never dropped a column. */
   public KeyCodec(TableSchema schema) {
+    this(schema, List.of());
+  }
+
+  /** The codec of a table whose dropped columns are {@code dropped}. */
+  public KeyCodec(TableSchema schema, List<DroppedColumn> dropped) {
     this.schema = schema;
+    this.dropped = List.copyOf(dropped);
+    for (DroppedColumn d : dropped) {
+      droppedIds.set(d.id());
+    }
     List<ColumnDef> pk = schema.partitionKey();
     pkCodecs = new TypeCodec<?>[pk.size()];
     for (int i = 0; i < pk.size(); i++) {
@@ -43,11 +58,59 @@ public final class KeyCodec {
       ckDesc[i] = ck.get(i).order() == ClusteringOrder.DESC;
     }
     List<ColumnDef> reg = schema.nonKeyColumns();
-    regularCodecs = new TypeCodec<?>[reg.size()];
-    for (int i = 0; i < reg.size(); i++) {
-      regularCodecs[i] = TypeCodec.of(reg.get(i).type());
-      regularIds.put(reg.get(i).name(), i);
+    int slots = reg.size() + droppedIds.cardinality();
+    regularCodecs = new TypeCodec<?>[slots];
+    byId = new ColumnDef[slots];
+    int id = -1;
+    for (ColumnDef c : reg) {
+      id = droppedIds.nextClearBit(id + 1);
+      regularCodecs[id] = TypeCodec.of(c.type());
+      byId[id] = c;
+      regularIds.put(c.name(), id);
     }
+    if (droppedIds.length() > slots) {
+      throw new IllegalArgumentException(
+          "dropped column ids " + droppedIds + " of " + schema.name() + " leave gaps");
+    }
+    for (DroppedColumn d : dropped) {
+      regularCodecs[d.id()] = TypeCodec.of(d.type());
+    }
+  }
+
+  /**
+   * The column cells with id {@code id} belong to, for inspection: the live column, or for a
+   * dropped column's id one named {@code "<name> (dropped)"} with the type it had.
+   */
+  public ColumnDef storedColumn(int id) {
+    if (byId[id] != null) {
+      return byId[id];
+    }
+    for (DroppedColumn d : dropped) {
+      if (d.id() == id) {
+        return new ColumnDef(d.name() + " (dropped)", d.type(), d.kind(), ClusteringOrder.ASC);
+      }
+    }
+    throw new IllegalStateException("no column with id " + id + " in " + schema.name());
+  }
+
+  /** The table's dropped columns (their ids are never used by a live column). */
+  public List<DroppedColumn> dropped() {
+    return dropped;
+  }
+
+  /** True if column id {@code id} belongs to a dropped column. */
+  public boolean isDropped(int id) {
+    return droppedIds.get(id);
+  }
+
+  /** True if the table ever dropped a column, so stored rows may hold cells to ignore. */
+  public boolean hasDropped() {
+    return !dropped.isEmpty();
+  }
+
+  /** The id the next added column gets: above every live and dropped column's. */
+  public int nextId() {
+    return byId.length;
   }
 
   public TableSchema schema() {
@@ -138,9 +201,9 @@ public final class KeyCodec {
     return regularCodecs[id];
   }
 
-  /** The regular or static column with id {@code id}. */
+  /** The regular or static column with id {@code id}; null for a dropped column's id. */
   public ColumnDef column(int id) {
-    return schema.nonKeyColumns().get(id);
+    return byId[id];
   }
 
   public TypeCodec<?> partitionKeyCodec(int i) {

@@ -20,6 +20,7 @@ public final class SchemaDiff {
     FIELDS.put("partition key", TableSchema::partitionKey);
     FIELDS.put("clustering columns", TableSchema::clustering);
     FIELDS.put("regular columns", TableSchema::regularColumns);
+    FIELDS.put("static columns", TableSchema::staticColumns);
     FIELDS.put("defaultTimeToLive", TableSchema::defaultTimeToLive);
     FIELDS.put("gcGrace", TableSchema::gcGrace);
     FIELDS.put("compaction", TableSchema::compaction);
@@ -65,8 +66,9 @@ public final class SchemaDiff {
         + String.join("\n  - ", d)
         + "\nUse the existing table as it is (db.table(\""
         + existing.name()
-        + "\"), whose schema() is the stored one), change your schema to match it, or create"
-        + " the new schema under another table name. Talus has no ALTER TABLE: of an existing"
-        + " table only the compaction strategy can change (Table.setCompaction).";
+        + "\"), whose schema() is the stored one), change your schema to match it, change the"
+        + " stored one with Table.alter() (add or drop regular and static columns, rename key"
+        + " columns, change options; key columns and types never change), or create the new"
+        + " schema under another table name.";
   }
 }

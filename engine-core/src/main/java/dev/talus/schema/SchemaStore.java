@@ -37,13 +37,17 @@ import java.util.TreeMap;
  *
  * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
  * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
- * columns). Every version is read (the tables of versions 1 and 2 name no keyspace); a newer one is
- * refused with its number.
+ * columns), 4 (each table followed by its dropped columns). Every version is read (the tables of
+ * versions 1 and 2 name no keyspace; no table of a version before 4 dropped a column); a newer one
+ * is refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 3;
+  private static final int VERSION = 4;
+
+  /** Version 3 had no dropped columns; it is still read. */
+  private static final int VERSION_3 = 3;
 
   /** Version 2 named column types by their constant name and had no user types. */
   private static final int VERSION_2 = 2;
@@ -59,11 +63,26 @@ public final class SchemaStore {
    * @param keyspaces keyspace name → keyspace
    * @param types user types in creation order
    * @param tables table id → schema; a table read from a version before keyspaces names none
+   * @param dropped table id → its dropped columns (tables that dropped none may be absent)
    */
   public record Content(
       Map<String, KeyspaceSchema> keyspaces,
       Map<String, UserType> types,
-      Map<Integer, TableSchema> tables) {}
+      Map<Integer, TableSchema> tables,
+      Map<Integer, List<DroppedColumn>> dropped) {
+    /** Content without dropped columns. */
+    public Content(
+        Map<String, KeyspaceSchema> keyspaces,
+        Map<String, UserType> types,
+        Map<Integer, TableSchema> tables) {
+      this(keyspaces, types, tables, Map.of());
+    }
+
+    /** The dropped columns of table {@code id}, oldest first; empty if it dropped none. */
+    public List<DroppedColumn> droppedOf(int id) {
+      return dropped.getOrDefault(id, List.of());
+    }
+  }
 
   /** The stored keyspaces, user types and tables, or nothing for a new directory. */
   public static Content load(StorageFs fs, Path dir) throws IOException {
@@ -71,8 +90,9 @@ public final class SchemaStore {
     Map<Integer, TableSchema> out = new TreeMap<>();
     Map<String, UserType> types = new LinkedHashMap<>();
     Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
+    Map<Integer, List<DroppedColumn>> dropped = new TreeMap<>();
     if (!fs.exists(file)) {
-      return new Content(keyspaces, types, out);
+      return new Content(keyspaces, types, out, dropped);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -103,7 +123,7 @@ public final class SchemaStore {
       if (version < VERSION_1) {
         throw corrupt(file, 4, "unsupported schema format version " + version);
       }
-      if (version >= VERSION) {
+      if (version >= VERSION_3) {
         int k = in.readInt();
         for (int i = 0; i < k; i++) {
           KeyspaceSchema ks = readKeyspace(in);
@@ -118,14 +138,45 @@ public final class SchemaStore {
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
         int id = in.readInt();
-        String keyspace = version >= VERSION ? in.readUTF() : null;
+        String keyspace = version >= VERSION_3 ? in.readUTF() : null;
         TableSchema t = readSchema(in, version, types);
         out.put(id, keyspace == null ? t : t.withKeyspace(keyspace));
+        if (version >= VERSION) {
+          List<DroppedColumn> d = readDropped(in, types);
+          if (!d.isEmpty()) {
+            dropped.put(id, d);
+          }
+        }
       }
     } catch (IllegalArgumentException | dev.talus.InvalidSchemaException e) {
       throw corrupt(file, 0, "undecodable type: " + e.getMessage());
     }
-    return new Content(keyspaces, types, out);
+    return new Content(keyspaces, types, out, dropped);
+  }
+
+  private static List<DroppedColumn> readDropped(DataInputStream in, Map<String, UserType> types)
+      throws IOException {
+    int n = in.readInt();
+    List<DroppedColumn> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String name = in.readUTF();
+      DataType type = TypeParser.parse(in.readUTF(), types);
+      ColumnDef.Kind kind = ColumnDef.Kind.valueOf(in.readUTF());
+      out.add(new DroppedColumn(name, type, kind, in.readInt(), in.readLong()));
+    }
+    return out;
+  }
+
+  private static void writeDropped(DataOutputStream out, List<DroppedColumn> dropped)
+      throws IOException {
+    out.writeInt(dropped.size());
+    for (DroppedColumn d : dropped) {
+      out.writeUTF(d.name());
+      out.writeUTF(d.type().cqlName());
+      out.writeUTF(d.kind().name());
+      out.writeInt(d.id());
+      out.writeLong(d.droppedAtMicros());
+    }
   }
 
   private static UserType readType(DataInputStream in, Map<String, UserType> known)
@@ -164,6 +215,7 @@ public final class SchemaStore {
         out.writeInt(e.getKey());
         out.writeUTF(e.getValue().keyspace().orElseThrow());
         writeSchema(out, e.getValue());
+        writeDropped(out, content.droppedOf(e.getKey()));
       }
     }
     ByteBuffer all = FileFormat.withCrcTrailer(bytes.toByteArray());
@@ -259,7 +311,7 @@ public final class SchemaStore {
       cols.add(
           new ColumnDef(
               name,
-              version >= VERSION ? TypeParser.parse(type, types) : DataType.valueOf(type),
+              version >= VERSION_3 ? TypeParser.parse(type, types) : DataType.valueOf(type),
               ColumnDef.Kind.valueOf(in.readUTF()),
               ClusteringOrder.valueOf(in.readUTF())));
     }

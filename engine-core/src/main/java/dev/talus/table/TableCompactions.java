@@ -16,6 +16,7 @@ import dev.talus.compaction.TimeWindowStrategy;
 import dev.talus.data.PartitionKey;
 import dev.talus.memtable.Memtable;
 import dev.talus.runtime.DbContext;
+import dev.talus.schema.KeyCodec;
 import dev.talus.sstable.SSTableOptions;
 import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
@@ -334,14 +335,18 @@ public final class TableCompactions {
           OverlapOracle.forCompaction(
               all, inputs, key -> memtableMinTimestamp(table.tracker().current(), key));
       long now = ctx.nowSeconds();
-      CompactionTask task =
+      CompactionTask.Builder builder =
           CompactionTask.builder(plan, ctx.fs(), table.directory(), table.manifest())
               .options(outputOptions(plan, inputs, now))
               .chunkCache(ctx.chunkCache())
               .purge(now, gcBefore(now), overlap)
               .throttle(ctx.compactionThrottle())
-              .checkpoint(this::checkpoint)
-              .build();
+              .checkpoint(this::checkpoint);
+      KeyCodec keys = table.keys();
+      if (keys.hasDropped()) { // dropped columns leave the disk here
+        builder.droppedColumns(keys::isDropped);
+      }
+      CompactionTask task = builder.build();
       CompactionTask.Result result = task.run();
       swapCompacted(result);
       completed.incrementAndGet();

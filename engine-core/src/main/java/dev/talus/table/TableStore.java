@@ -32,8 +32,10 @@ public final class TableStore {
 
   private final DbContext ctx;
   private final int id;
-  private volatile TableSchema schema;
-  private final KeyCodec keys;
+
+  /** The schema and column ids; an ALTER TABLE replaces them together. */
+  private volatile KeyCodec keys;
+
   private final Path directory;
   private final Manifest manifest;
   private final ViewTracker tracker;
@@ -57,7 +59,7 @@ public final class TableStore {
       DbContext ctx,
       TableHost host,
       int id,
-      TableSchema schema,
+      KeyCodec keys,
       Path directory,
       Manifest manifest,
       List<SSTableReader> sstables,
@@ -65,8 +67,8 @@ public final class TableStore {
     this.ctx = ctx;
     this.quarantine = quarantine;
     this.id = id;
-    this.schema = schema;
-    this.keys = new KeyCodec(schema);
+    TableSchema schema = keys.schema();
+    this.keys = keys;
     this.directory = directory;
     this.manifest = manifest;
     long covered = Long.MIN_VALUE;
@@ -92,6 +94,13 @@ public final class TableStore {
   /** Opens a table directory: its manifest, removing crash leftovers, and its live SSTables. */
   public static TableStore open(DbContext ctx, TableHost host, int id, TableSchema schema, Path dir)
       throws IOException {
+    return open(ctx, host, id, new KeyCodec(schema), dir);
+  }
+
+  /** Like {@link #open(DbContext, TableHost, int, TableSchema, Path)}, with dropped columns. */
+  public static TableStore open(DbContext ctx, TableHost host, int id, KeyCodec keys, Path dir)
+      throws IOException {
+    TableSchema schema = keys.schema();
     ctx.fs().createDirectories(dir);
     Manifest manifest = Manifest.open(ctx.fs(), dir);
     Quarantine quarantine = new Quarantine(ctx, dir, schema.name());
@@ -114,7 +123,7 @@ public final class TableStore {
       manifest.close();
       throw e;
     }
-    return new TableStore(ctx, host, id, schema, dir, manifest, readers, quarantine);
+    return new TableStore(ctx, host, id, keys, dir, manifest, readers, quarantine);
   }
 
   /** Opens one live SSTable; a missing component is damage like a failed checksum. */
@@ -133,7 +142,7 @@ public final class TableStore {
   }
 
   public TableSchema schema() {
-    return schema;
+    return keys.schema();
   }
 
   public Path directory() {
@@ -176,8 +185,21 @@ public final class TableStore {
 
   /** Switches the compaction strategy; the schema file was already rewritten by the database. */
   public void schemaChanged(TableSchema newSchema) {
-    this.schema = newSchema;
+    this.keys = new KeyCodec(newSchema, keys.dropped());
     compactions.strategyChanged(newSchema.compaction());
+  }
+
+  /**
+   * An ALTER TABLE: the schema and column ids in {@code next} serve from now on (the schema file
+   * was already rewritten by the database). Reads and writes that started before go on with the old
+   * ones; a write to a column dropped meanwhile lands under its dropped id, where nothing sees it.
+   */
+  public void altered(KeyCodec next) {
+    boolean strategy = !next.schema().compaction().equals(keys.schema().compaction());
+    this.keys = next;
+    if (strategy) {
+      compactions.strategyChanged(next.schema().compaction());
+    }
   }
 
   // ---------------- the write barrier
@@ -240,14 +262,14 @@ public final class TableStore {
   /** How this table's SSTables are written (flush and compaction outputs at {@code level}). */
   SSTableOptions sstableOptions(int level) {
     SSTableOptions.Compression c =
-        switch (schema.compression()) {
+        switch (schema().compression()) {
           case LZ4 -> SSTableOptions.Compression.LZ4;
           case ZSTD -> SSTableOptions.Compression.ZSTD;
           case NONE -> SSTableOptions.Compression.NONE;
         };
     return SSTableOptions.builder()
         .compression(c)
-        .bloomFpChance(schema.bloomFilterFpChance())
+        .bloomFpChance(schema().bloomFilterFpChance())
         .level(level)
         .createdAt(ctx.nowSeconds())
         .partitionObserver(guardrails)
@@ -348,7 +370,7 @@ public final class TableStore {
     try {
       manifest.close();
     } catch (IOException e) {
-      LOG.warn("Closing the manifest of {} failed", schema.name(), e);
+      LOG.warn("Closing the manifest of {} failed", schema().name(), e);
     }
   }
 }

@@ -66,6 +66,11 @@ final class Model {
     }
   }
 
+  /** ALTER TABLE ... DROP: every cell of the column is gone, whatever its timestamp. */
+  void dropColumn(String column) {
+    cells.removeIf(c -> c[2].equals(column));
+  }
+
   void deletePartition(int p, long ts) {
     partitionDeletes.add(new Object[] {p, ts});
   }

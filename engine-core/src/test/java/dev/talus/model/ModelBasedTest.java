@@ -41,8 +41,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that still reproduces it. Later capabilities (flush, compaction, restart) join the operation mix
  * as they land: a non-frozen set column written element by element and whole, a static column, a
  * counter table beside the main one (flushed, compacted and reopened with it), scans of the whole
- * table with their aggregates ({@link ModelScans}), and conditional writes whose outcome the model
- * predicts ({@link ModelConditional}).
+ * table with their aggregates ({@link ModelScans}), conditional writes whose outcome the model
+ * predicts ({@link ModelConditional}), and ALTER TABLE dropping a column and adding it again.
  */
 class ModelBasedTest {
   static final int PARTITIONS = 3;
@@ -107,6 +107,12 @@ class ModelBasedTest {
 
   /** Switches the compaction strategy: 0 size-tiered, 1 leveled, 2 time-window. */
   record SetStrategy(int strategy) implements Op {}
+
+  /**
+   * ALTER TABLE: drops column v2 and adds it again, empty: no value written before comes back, from
+   * memtables, SSTables or the commit log.
+   */
+  record DropAndReAddV2() implements Op {}
 
   /** kind 0: whole partition; 1: c1 range; 2: c1 = x and c2 range. */
   record Read(
@@ -210,13 +216,15 @@ class ModelBasedTest {
       } else if (k < 68) {
         ops.add(new Flush());
       } else if (k < 69) {
-        int which = rnd.nextInt(10);
+        int which = rnd.nextInt(11);
         ops.add(
             which < 5
                 ? new BackgroundCompactions()
                 : which < 8
                     ? new Compact()
-                    : which < 9 ? new Restart() : new SetStrategy(rnd.nextInt(3)));
+                    : which < 9
+                        ? new Restart()
+                        : which < 10 ? new SetStrategy(rnd.nextInt(3)) : new DropAndReAddV2());
       } else if (k < 70) {
         ops.add(rnd.nextBoolean() ? new Flush() : new BackgroundCompactions());
       } else {
@@ -473,6 +481,10 @@ class ModelBasedTest {
       t.compact();
     } else if (op instanceof BackgroundCompactions) {
       t.awaitCompactions();
+    } else if (op instanceof DropAndReAddV2) {
+      t.alter().dropColumn("v2").apply();
+      t.alter().addColumn("v2", DataType.TEXT).apply();
+      model.dropColumn("v2");
     } else if (op instanceof SetStrategy st) {
       t.setCompaction(
           switch (st.strategy) {

@@ -73,6 +73,10 @@ public final class TalusSession {
   private final int fetchSize;
   private final State state = new State();
   private final Map<String, PreparedCql> cache;
+
+  /** The schema version the cached statements were prepared against (guarded by the cache). */
+  private long cachedSchemaVersion = Long.MIN_VALUE;
+
   private final Map<String, PreparedCql> byId;
 
   private TalusSession(Builder b) {
@@ -136,18 +140,39 @@ public final class TalusSession {
     String keyspace = state.keyspace;
     String key = keyspace + "\u0000" + cql;
     synchronized (cache) {
+      forgetIfSchemaChanged();
       PreparedCql p = cache.get(key);
       if (p != null) {
         return p;
       }
     }
+    long version = db.schemaVersion();
     ParsedStatement parsed = CqlParser.parse(cql);
     PreparedCql p = prepare(parsed, new Source(cql), keyspace, cql);
     synchronized (cache) {
-      cache.put(key, p);
-      byId.put(HexFormat.of().formatHex(p.id()), p);
+      forgetIfSchemaChanged();
+      if (version == cachedSchemaVersion) { // else prepared against a schema already gone
+        cache.put(key, p);
+        byId.put(HexFormat.of().formatHex(p.id()), p);
+      }
     }
     return p;
+  }
+
+  /**
+   * Empties the statement cache when the database's schema changed since the statements were
+   * prepared (any session's ALTER, DROP, TRUNCATE or CREATE): a statement prepared before may name
+   * a dropped column, miss an added one or hold a dropped table, so it is prepared again, as
+   * Cassandra invalidates prepared statements on schema changes (a client holding a statement id is
+   * told Unprepared and prepares again). Called under the cache's lock.
+   */
+  private void forgetIfSchemaChanged() {
+    long v = db.schemaVersion();
+    if (v != cachedSchemaVersion) {
+      cache.clear();
+      byId.clear();
+      cachedSchemaVersion = v;
+    }
   }
 
   private PreparedCql prepare(ParsedStatement parsed, Source source, String keyspace, String text) {
@@ -164,6 +189,7 @@ public final class TalusSession {
    */
   public PreparedCql prepared(byte[] id) {
     synchronized (cache) {
+      forgetIfSchemaChanged();
       PreparedCql p = byId.get(HexFormat.of().formatHex(id));
       if (p == null) {
         throw new CqlUnpreparedException(id);

@@ -3,6 +3,7 @@ package dev.talus.cql.exec;
 import dev.talus.cql.exec.ddl.CreateTableExec;
 import dev.talus.cql.exec.ddl.KeyspaceDdl;
 import dev.talus.cql.exec.ddl.TableAlter;
+import dev.talus.cql.exec.ddl.TableDrop;
 import dev.talus.cql.exec.ddl.TypeDdl;
 import dev.talus.cql.exec.dml.Writes;
 import dev.talus.cql.exec.meta.DescribeExec;
@@ -94,9 +95,7 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitTruncate(TruncateStatement s) {
-    throw src()
-        .notYet(
-            s.position(), 8, "TRUNCATE", "it arrives with the engine's TRUNCATE and DROP TABLE");
+    return TableDrop.truncate(s, pc);
   }
 
   @Override
@@ -126,8 +125,7 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitDropTable(DropTableStatement s) {
-    throw src()
-        .notYet(s.position(), 4, "DROP TABLE", "it arrives with the engine's schema changes");
+    return TableDrop.drop(s, pc);
   }
 
   @Override

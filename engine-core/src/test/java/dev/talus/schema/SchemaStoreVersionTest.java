@@ -1,0 +1,95 @@
+package dev.talus.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.talus.ColumnDef;
+import dev.talus.DataType;
+import dev.talus.KeyspaceSchema;
+import dev.talus.TableSchema;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.FileFormat;
+import dev.talus.io.NioStorageFs;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * schema.db version 4 stores each table's dropped columns; version 3 files (no dropped columns) are
+ * still read, and a newer version is refused with its number.
+ */
+class SchemaStoreVersionTest {
+  @TempDir Path dir;
+  private final NioStorageFs fs = new NioStorageFs();
+
+  private static TableSchema table() {
+    return TableSchema.builder("t")
+        .keyspace("ks")
+        .partitionKey("p", DataType.INT)
+        .clusteringColumn("c", DataType.INT)
+        .column("v", DataType.TEXT)
+        .build();
+  }
+
+  private static SchemaStore.Content content(Map<Integer, List<DroppedColumn>> dropped) {
+    return new SchemaStore.Content(
+        Map.of("ks", KeyspaceSchema.builder("ks").build()), Map.of(), Map.of(7, table()), dropped);
+  }
+
+  private byte[] file() throws IOException {
+    return Files.readAllBytes(dir.resolve(SchemaStore.FILE));
+  }
+
+  private void write(byte[] body) throws IOException {
+    ByteBuffer b = FileFormat.withCrcTrailer(body);
+    byte[] all = new byte[b.remaining()];
+    b.get(all);
+    Files.write(dir.resolve(SchemaStore.FILE), all);
+  }
+
+  @Test
+  void version4StoresTheDroppedColumnsOfEachTable() throws IOException {
+    List<DroppedColumn> dropped =
+        List.of(
+            new DroppedColumn("old", DataType.set(DataType.TEXT), ColumnDef.Kind.REGULAR, 1, 123L),
+            new DroppedColumn("st", DataType.INT, ColumnDef.Kind.STATIC, 2, 456L));
+    SchemaStore.save(fs, dir, content(Map.of(7, dropped)));
+    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(4);
+    SchemaStore.Content back = SchemaStore.load(fs, dir);
+    assertThat(back.droppedOf(7)).isEqualTo(dropped);
+    assertThat(back.tables().get(7)).isEqualTo(table());
+  }
+
+  @Test
+  void aVersion3FileIsReadWithoutDroppedColumns() throws IOException {
+    SchemaStore.save(fs, dir, content(Map.of()));
+    byte[] v4 = file();
+    // version 3 is version 4 without the dropped-column count (0) after the last (only) table
+    int body = v4.length - 4;
+    assertThat(ByteBuffer.wrap(v4).getInt(body - 4)).isZero();
+    byte[] v3 = Arrays.copyOf(v4, body - 4);
+    ByteBuffer.wrap(v3).putInt(4, 3);
+    write(v3);
+    SchemaStore.Content back = SchemaStore.load(fs, dir);
+    assertThat(back.tables().get(7)).isEqualTo(table());
+    assertThat(back.droppedOf(7)).isEmpty();
+  }
+
+  @Test
+  void aNewerVersionIsRefusedWithItsNumber() throws IOException {
+    SchemaStore.save(fs, dir, content(Map.of()));
+    byte[] v = file();
+    byte[] body = Arrays.copyOf(v, v.length - 4);
+    ByteBuffer.wrap(body).putInt(4, 5);
+    write(body);
+    assertThatThrownBy(() -> SchemaStore.load(fs, dir))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("schema format version 5 is newer than this build reads (1 to 4)");
+  }
+}
