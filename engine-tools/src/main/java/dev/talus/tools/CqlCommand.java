@@ -28,10 +28,11 @@ import picocli.CommandLine.Spec;
     description = {
       "A cqlsh-like CQL shell on a data directory, in this process (no server).",
       "Runs the statements of -e or of -f and exits (stopping at the first error, exit status 1),"
-          + " or reads statements from standard input until EXIT, QUIT or end of input. A"
-          + " statement ends with ';' and may span lines. Shell commands: SOURCE 'file',"
-          + " CONSISTENCY [level] (accepted; Talus is one replica), HELP, EXIT, QUIT. Creates the"
-          + " directory if it is missing."
+          + " or reads statements from standard input until EXIT, QUIT or end of input (in a"
+          + " terminal: line editing, history in ~/.talus/cql_history, results paged 100 rows at"
+          + " a time). A statement ends with ';' and may span lines. Shell commands: SOURCE"
+          + " 'file', CONSISTENCY [level] (accepted; Talus is one replica), EXPAND [ON|OFF],"
+          + " PAGING [ON|OFF|rows], HELP, EXIT, QUIT. Creates the directory if it is missing."
     })
 public final class CqlCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
@@ -83,16 +84,28 @@ public final class CqlCommand implements Callable<Integer> {
       origin = "";
     }
     boolean interactive = execute == null && file == null;
+    boolean terminal = interactive && System.console() != null;
     try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).build());
         BufferedReader input = in) {
       TalusSession.Builder b = TalusSession.builder(db);
       if (keyspace != null) {
         b.keyspace(keyspace);
       }
-      CqlShell shell = new CqlShell(b.build(), out, err, interactive && System.console() != null);
-      shell.run(input, origin, !interactive);
+      CqlShell shell = new CqlShell(b.build(), out, err, terminal);
+      if (terminal) {
+        try (LineEditor editor = LineEditor.onTerminal(historyFile())) {
+          shell.run(editor, origin, false);
+        }
+      } else {
+        shell.run(input, origin, !interactive);
+      }
       out.flush();
       return shell.failed() == 0 ? ExitCodes.OK : ExitCodes.ERROR;
     }
+  }
+
+  /** {@code ~/.talus/cql_history}, as cqlsh keeps {@code ~/.cassandra/cqlsh_history}. */
+  private static Path historyFile() {
+    return Path.of(System.getProperty("user.home"), ".talus", "cql_history");
   }
 }

@@ -29,6 +29,8 @@ final class CqlShell {
       Pattern.compile("(?is)(?:SERIAL\\s+)?CONSISTENCY(?:\\s+(\\w+))?\\s*;?");
   private static final Pattern EXIT = Pattern.compile("(?is)(EXIT|QUIT)\\s*;?");
   private static final Pattern HELP = Pattern.compile("(?is)HELP(\\s+\\w+)*\\s*;?");
+  private static final Pattern EXPAND = Pattern.compile("(?is)EXPAND(?:\\s+(ON|OFF))?\\s*;?");
+  private static final Pattern PAGING = Pattern.compile("(?is)PAGING(?:\\s+(ON|OFF|\\d+))?\\s*;?");
 
   private final TalusSession session;
   private final PrintWriter out;
@@ -36,12 +38,16 @@ final class CqlShell {
   private final boolean prompts;
   private int failed;
   private boolean exited;
+  private boolean expand;
+  private int pageRows;
+  private Lines lines;
 
   CqlShell(TalusSession session, PrintWriter out, PrintWriter err, boolean prompts) {
     this.session = session;
     this.out = out;
     this.err = err;
     this.prompts = prompts;
+    this.pageRows = prompts ? 100 : 0; // cqlsh pages a terminal's output, 100 rows a page
   }
 
   /** Statements that failed so far. */
@@ -49,16 +55,56 @@ final class CqlShell {
     return failed;
   }
 
+  /** Where the shell's lines come from: a reader, or a line editor with history. */
+  interface Lines {
+    /** The next line, after showing {@code prompt} (if this source shows prompts); null at end. */
+    String read(String prompt) throws IOException;
+  }
+
+  /**
+   * Thrown by a {@link Lines} when the user interrupts a line (Ctrl-C): the statement is dropped.
+   */
+  static final class Interrupted extends RuntimeException {
+    Interrupted() {
+      super("interrupted", null, false, false);
+    }
+  }
+
+  /** Lines of {@code in}; prompts are printed to {@code out} if {@code prompts}. */
+  static Lines lines(BufferedReader in, PrintWriter out, boolean prompts) {
+    return prompt -> {
+      if (prompts) {
+        out.print(prompt);
+        out.flush();
+      }
+      return in.readLine();
+    };
+  }
+
   /**
    * Runs what {@code in} holds until its end or {@code EXIT}. With {@code stopAtError} (a file or
    * {@code -e}) the first failed statement ends the run; interactively the shell goes on.
    */
   void run(BufferedReader in, String origin, boolean stopAtError) throws IOException {
+    run(lines(in, out, prompts), origin, stopAtError);
+  }
+
+  /** Runs the lines of {@code in}; see {@link #run(BufferedReader, String, boolean)}. */
+  void run(Lines in, String origin, boolean stopAtError) throws IOException {
+    this.lines = in;
     CqlInput input = new CqlInput();
     int lineNo = 0;
-    prompt(input);
     String line;
-    while (!exited && (line = in.readLine()) != null) {
+    while (!exited) {
+      try {
+        line = in.read(prompt(input));
+      } catch (Interrupted e) {
+        input.reset();
+        continue;
+      }
+      if (line == null) {
+        break;
+      }
       lineNo++;
       List<String> statements;
       if (input.isEmpty() && isShellCommand(line.trim())) {
@@ -74,7 +120,6 @@ final class CqlShell {
           return;
         }
       }
-      prompt(input);
     }
     if (!input.isEmpty()) {
       failed++;
@@ -84,21 +129,19 @@ final class CqlShell {
     }
   }
 
-  private void prompt(CqlInput input) {
-    if (prompts) {
-      out.print(
-          input.isEmpty()
-              ? "talus" + session.keyspace().map(k -> ":" + k).orElse("") + "> "
-              : "   ... ");
-      out.flush();
-    }
+  private String prompt(CqlInput input) {
+    return input.isEmpty()
+        ? "talus" + session.keyspace().map(k -> ":" + k).orElse("") + "> "
+        : "   ... ";
   }
 
   private static boolean isShellCommand(String s) {
     return SOURCE.matcher(s).matches()
         || CONSISTENCY.matcher(s).matches()
         || EXIT.matcher(s).matches()
-        || HELP.matcher(s).matches();
+        || HELP.matcher(s).matches()
+        || EXPAND.matcher(s).matches()
+        || PAGING.matcher(s).matches();
   }
 
   /** Runs one statement or shell command; false if it failed. */
@@ -119,6 +162,14 @@ final class CqlShell {
               + level
               + ". (Talus is one replica: every level reads and writes that replica.)");
       out.flush();
+      return true;
+    }
+    if ((m = EXPAND.matcher(statement)).matches()) {
+      expand(m.group(1));
+      return true;
+    }
+    if ((m = PAGING.matcher(statement)).matches()) {
+      paging(m.group(1));
       return true;
     }
     if ((m = SOURCE.matcher(statement)).matches()) {
@@ -186,7 +237,63 @@ final class CqlShell {
       out.println(String.join("  ", names));
       out.println();
     } else {
-      CqlTable.print(out, columns, rows);
+      printPaged(columns, rows);
+    }
+    out.flush();
+  }
+
+  /** Rows as a table (or expanded), a page at a time with {@code ---MORE---} when paging. */
+  private void printPaged(List<CqlColumn> columns, List<CqlRow> rows) {
+    int page = pageRows <= 0 ? Math.max(1, rows.size()) : pageRows;
+    for (int from = 0; from < Math.max(1, rows.size()); from += page) {
+      List<CqlRow> part = rows.subList(from, Math.min(rows.size(), from + page));
+      if (expand) {
+        CqlTable.printExpanded(out, columns, part, from);
+      } else {
+        CqlTable.printRows(out, columns, part);
+      }
+      if (from + page < rows.size()) {
+        out.flush();
+        try {
+          String answer = lines.read("---MORE---");
+          if (answer == null || answer.trim().equalsIgnoreCase("q")) {
+            break;
+          }
+        } catch (Interrupted | IOException e) {
+          break;
+        }
+      }
+    }
+    out.println();
+    out.println("(" + rows.size() + (rows.size() == 1 ? " row)" : " rows)"));
+  }
+
+  private void expand(String on) {
+    if (on == null) {
+      out.println(
+          expand
+              ? "Expanded output is currently enabled. Use EXPAND OFF to disable"
+              : "Expanded output is currently disabled. Use EXPAND ON to enable.");
+    } else {
+      expand = on.equalsIgnoreCase("ON");
+      out.println(expand ? "Now Expanded output is enabled" : "Disabled Expanded output.");
+    }
+    out.flush();
+  }
+
+  private void paging(String arg) {
+    if (arg == null) {
+      out.println(
+          pageRows > 0
+              ? "Query paging is currently enabled. Use PAGING OFF to disable\nPage size: "
+                  + pageRows
+              : "Query paging is currently disabled. Use PAGING ON to enable.");
+    } else if (arg.equalsIgnoreCase("OFF")) {
+      pageRows = 0;
+      out.println("Disabled Query paging.");
+    } else {
+      pageRows = arg.equalsIgnoreCase("ON") ? 100 : Math.max(1, Integer.parseInt(arg));
+      out.println("Now Query paging is enabled\nPage size: " + pageRows);
     }
     out.flush();
   }
@@ -218,7 +325,9 @@ final class CqlShell {
 
   private void help() {
     out.println("CQL statements run as on Cassandra 5.0 (docs/cql.md says what Talus runs).");
-    out.println("Shell commands: SOURCE 'file' | CONSISTENCY [level] | HELP | EXIT | QUIT");
+    out.println(
+        "Shell commands: SOURCE 'file' | CONSISTENCY [level] | EXPAND [ON|OFF]"
+            + " | PAGING [ON|OFF|rows] | HELP | EXIT | QUIT");
     out.println("A statement ends with ';' and may span lines.");
     out.flush();
   }

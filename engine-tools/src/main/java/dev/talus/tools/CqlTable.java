@@ -32,6 +32,40 @@ final class CqlTable {
 
   /** Prints {@code rows} (of {@code columns}) and the count line. */
   static void print(PrintWriter out, List<CqlColumn> columns, List<CqlRow> rows) {
+    printRows(out, columns, rows);
+    out.println();
+    out.println("(" + rows.size() + (rows.size() == 1 ? " row)" : " rows)"));
+  }
+
+  /**
+   * Prints rows one column per line, as cqlsh's {@code EXPAND ON}: {@code @ Row N}, a rule, then
+   * each column's name (left-aligned) and value; {@code first} numbers the first row (from 0).
+   */
+  static void printExpanded(
+      PrintWriter out, List<CqlColumn> columns, List<CqlRow> rows, int first) {
+    int nameWidth = 0;
+    for (CqlColumn c : columns) {
+      nameWidth = Math.max(nameWidth, c.name().length());
+    }
+    for (int r = 0; r < rows.size(); r++) {
+      String[] values = new String[columns.size()];
+      int valueWidth = 0;
+      for (int i = 0; i < values.length; i++) {
+        values[i] = format(rows.get(r).get(i), false);
+        valueWidth = Math.max(valueWidth, values[i].length());
+      }
+      out.println();
+      out.println("@ Row " + (first + r + 1));
+      out.println("-".repeat(nameWidth + 2) + "+" + "-".repeat(valueWidth + 2));
+      for (int i = 0; i < values.length; i++) {
+        String name = columns.get(i).name();
+        out.println(" " + name + " ".repeat(nameWidth - name.length()) + " | " + values[i]);
+      }
+    }
+  }
+
+  /** Prints the header, the rule and {@code rows}, without the count line. */
+  static void printRows(PrintWriter out, List<CqlColumn> columns, List<CqlRow> rows) {
     int n = columns.size();
     List<String[]> cells = new ArrayList<>();
     int[] width = new int[n];
@@ -63,8 +97,6 @@ final class CqlTable {
       }
       out.println(sb);
     }
-    out.println();
-    out.println("(" + rows.size() + (rows.size() == 1 ? " row)" : " rows)"));
   }
 
   private static String pad(String s, int width) {

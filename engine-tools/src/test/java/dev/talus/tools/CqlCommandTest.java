@@ -161,4 +161,73 @@ class CqlCommandTest {
     assertThat(CqlTable.format(null, false)).isEqualTo("null");
     assertThat(CqlTable.format(new float[] {1.5f, 2f}, false)).isEqualTo("[1.5, 2.0]");
   }
+
+  private static String interact(TalusDb db, CqlShell.Lines lines, StringWriter out)
+      throws IOException {
+    StringWriter err = new StringWriter();
+    CqlShell shell =
+        new CqlShell(TalusSession.on(db), new PrintWriter(out), new PrintWriter(err), true);
+    shell.run(lines, "", false);
+    return out + "\n--- err\n" + err;
+  }
+
+  @Test
+  void aTerminalPagesRowsAndExpandPrintsAColumnPerLine() throws IOException {
+    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).build())) {
+      TalusSession cql = TalusSession.on(db);
+      cql.execute(KEYSPACE);
+      cql.execute("CREATE TABLE shop.n (p int, c int, v text, PRIMARY KEY (p, c))");
+      for (int i = 0; i < 5; i++) {
+        cql.execute("INSERT INTO shop.n (p, c, v) VALUES (1, ?, ?)", i, "v" + i);
+      }
+      java.util.Deque<String> typed =
+          new java.util.ArrayDeque<>(
+              List.of(
+                  "PAGING 2",
+                  "SELECT c FROM shop.n WHERE p = 1;",
+                  "", // Enter at the first ---MORE---
+                  "q", // q at the second: the last row is not shown
+                  "PAGING OFF",
+                  "EXPAND ON",
+                  "SELECT c, v FROM shop.n WHERE p = 1 AND c = 3;"));
+      List<String> prompts = new java.util.ArrayList<>();
+      StringWriter out = new StringWriter();
+      String session =
+          interact(
+              db,
+              prompt -> {
+                prompts.add(prompt);
+                return typed.poll();
+              },
+              out);
+      assertThat(prompts.stream().filter(p -> p.equals("---MORE---")).count()).isEqualTo(2);
+      assertThat(session)
+          .contains("Page size: 2")
+          .contains(" c\n---\n 0\n 1\n")
+          .contains(" c\n---\n 2\n 3\n")
+          .doesNotContain(" 4\n")
+          .contains("(5 rows)")
+          .contains("Disabled Query paging.")
+          .contains("Now Expanded output is enabled")
+          .contains("@ Row 1\n---+----\n c | 3\n v | v3\n");
+    }
+  }
+
+  @Test
+  void theLineEditorKeepsAHistoryFileAndEndsAtEndOfInput() throws IOException {
+    Path history = dir.resolve("home/.talus/cql_history");
+    byte[] keys = (KEYSPACE + "\nUSE shop;\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (TalusDb db = TalusDb.open(TalusOptions.builder(dir.resolve("d")).build());
+        LineEditor editor =
+            LineEditor.onStreams(
+                new java.io.ByteArrayInputStream(keys),
+                new java.io.ByteArrayOutputStream(),
+                history)) {
+      StringWriter out = new StringWriter();
+      interact(db, editor, out);
+      assertThat(TalusSession.on(db).execute("DESCRIBE KEYSPACES").rows())
+          .anyMatch(r -> "shop".equals(r.get("name")));
+    }
+    assertThat(Files.readString(history)).contains("USE shop;").contains("CREATE KEYSPACE shop");
+  }
 }
