@@ -10,11 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,26 +97,9 @@ class IndexRowKeysTest {
   @Test
   void flippedBytesAreCaughtAtOpen() throws IOException {
     long seed = seed("flippedBytesAreCaughtAtOpen");
-    Random r = new Random(seed);
-    Path file = sample(r);
-    byte[] good = Files.readAllBytes(file);
-    Set<Integer> positions = new TreeSet<>();
-    for (int i = 0; i < Math.min(good.length, 48); i++) {
-      positions.add(i);
-      positions.add(good.length - 1 - i);
-    }
-    for (int i = 0; i < 200; i++) {
-      positions.add(r.nextInt(good.length));
-    }
-    for (int i : positions) {
-      byte[] bad = good.clone();
-      bad[i] ^= (byte) (1 + r.nextInt(255));
-      Files.write(file, bad);
-      int at = i;
-      assertThatThrownBy(() -> IndexRowKeysReader.open(fs, file, GENERATION).close())
-          .as("seed %d: byte %d flipped", seed, at)
-          .isInstanceOf(CorruptFileException.class);
-    }
+    Path file = sample(new Random(seed));
+    IndexFileDamage.flippedBytes(
+        file, seed, 48, () -> IndexRowKeysReader.open(fs, file, GENERATION).close());
   }
 
   /** Every length short of the whole file, for a small map. */
@@ -136,14 +116,7 @@ class IndexRowKeysTest {
       }
       w.finish();
     }
-    byte[] good = Files.readAllBytes(file);
-    for (int len = 0; len < good.length; len++) {
-      Files.write(file, Arrays.copyOf(good, len));
-      int l = len;
-      assertThatThrownBy(() -> IndexRowKeysReader.open(fs, file, GENERATION).close())
-          .as("truncated to %d of %d bytes", l, good.length)
-          .isInstanceOf(CorruptFileException.class);
-    }
+    IndexFileDamage.truncations(file, () -> IndexRowKeysReader.open(fs, file, GENERATION).close());
   }
 
   @Test
@@ -170,24 +143,7 @@ class IndexRowKeysTest {
       }
       w.finish();
     }
-    byte[] good = Files.readAllBytes(file);
-    byte[][] patterns = {
-      {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff},
-      {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07}
-    };
-    for (byte[] pattern : patterns) {
-      for (int i = 0; i < good.length; i++) {
-        byte[] bad = good.clone();
-        System.arraycopy(pattern, 0, bad, i, Math.min(pattern.length, bad.length - i));
-        if (java.util.Arrays.equals(bad, good)) {
-          continue;
-        }
-        Files.write(file, bad);
-        int at = i;
-        assertThatThrownBy(() -> IndexRowKeysReader.open(fs, file, GENERATION).close())
-            .as("pattern %s at byte %d", java.util.HexFormat.of().formatHex(pattern), at)
-            .isInstanceOf(CorruptFileException.class);
-      }
-    }
+    IndexFileDamage.hugeValuesAnywhere(
+        file, () -> IndexRowKeysReader.open(fs, file, GENERATION).close());
   }
 }

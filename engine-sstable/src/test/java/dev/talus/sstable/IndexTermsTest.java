@@ -161,39 +161,16 @@ class IndexTermsTest {
   @Test
   void flippedBytesAreCaughtAtOpen() throws IOException {
     long seed = seed("flippedBytesAreCaughtAtOpen");
-    Random r = new Random(seed);
-    Path file = sample(r);
-    byte[] good = Files.readAllBytes(file);
-    Set<Integer> positions = new TreeSet<>();
-    for (int i = 0; i < Math.min(good.length, 40); i++) {
-      positions.add(i);
-      positions.add(good.length - 1 - i);
-    }
-    for (int i = 0; i < 200; i++) {
-      positions.add(r.nextInt(good.length));
-    }
-    for (int i : positions) {
-      byte[] bad = good.clone();
-      bad[i] ^= (byte) (1 + r.nextInt(255));
-      Files.write(file, bad);
-      int at = i;
-      assertThatThrownBy(() -> IndexTermsReader.open(fs, file, GENERATION).close())
-          .as("seed %d: byte %d flipped", seed, at)
-          .isInstanceOf(CorruptFileException.class);
-    }
+    Path file = sample(new Random(seed));
+    IndexFileDamage.flippedBytes(
+        file, seed, 40, () -> IndexTermsReader.open(fs, file, GENERATION).close());
   }
 
   /** Every length short of the whole file. */
   @Test
   void everyTruncationIsCaughtAtOpen() throws IOException {
     Path file = sample(new Random(seed("everyTruncationIsCaughtAtOpen")));
-    byte[] good = Files.readAllBytes(file);
-    for (int len = 0; len < good.length; len++) {
-      Files.write(file, Arrays.copyOf(good, len));
-      assertThatThrownBy(() -> IndexTermsReader.open(fs, file, GENERATION).close())
-          .as("truncated to %d of %d bytes", len, good.length)
-          .isInstanceOf(CorruptFileException.class);
-    }
+    IndexFileDamage.truncations(file, () -> IndexTermsReader.open(fs, file, GENERATION).close());
   }
 
   @Test
@@ -216,24 +193,7 @@ class IndexTermsTest {
       w.add(new byte[] {(byte) i, 7}, i);
     }
     w.write(fs, file, GENERATION, 40);
-    byte[] good = Files.readAllBytes(file);
-    byte[][] patterns = {
-      {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff},
-      {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07}
-    };
-    for (byte[] pattern : patterns) {
-      for (int i = 0; i < good.length; i++) {
-        byte[] bad = good.clone();
-        System.arraycopy(pattern, 0, bad, i, Math.min(pattern.length, bad.length - i));
-        if (java.util.Arrays.equals(bad, good)) {
-          continue;
-        }
-        Files.write(file, bad);
-        int at = i;
-        assertThatThrownBy(() -> IndexTermsReader.open(fs, file, GENERATION).close())
-            .as("pattern %s at byte %d", java.util.HexFormat.of().formatHex(pattern), at)
-            .isInstanceOf(CorruptFileException.class);
-      }
-    }
+    IndexFileDamage.hugeValuesAnywhere(
+        file, () -> IndexTermsReader.open(fs, file, GENERATION).close());
   }
 }
