@@ -6,17 +6,12 @@ import dev.talus.CommitLogSync;
 import dev.talus.ResultRow;
 import dev.talus.Table;
 import dev.talus.TalusDb;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -97,53 +92,7 @@ class DropCrashTest {
 
   private static List<String> runAndKill(Path dir, String mode, int first, long killAfterMs)
       throws Exception {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-cp",
-            System.getProperty("java.class.path"),
-            DropCrashChild.class.getName(),
-            dir.toString(),
-            mode,
-            Integer.toString(first));
-    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-    Process child = pb.start();
-    List<String> lines = new ArrayList<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  synchronized (lines) {
-                    lines.add(line);
-                  }
-                }
-              } catch (java.io.IOException ignored) {
-                // killed mid-line: a torn line acknowledges nothing
-              }
-            });
-    reader.start();
-    for (int i = 0; i < 600; i++) {
-      synchronized (lines) {
-        if (lines.contains("READY")) {
-          break;
-        }
-      }
-      assertThat(child.isAlive()).as("child died before READY").isTrue();
-      child.waitFor(50, TimeUnit.MILLISECONDS);
-    }
-    child.waitFor(killAfterMs, TimeUnit.MILLISECONDS);
-    child.destroyForcibly(); // SIGKILL
-    child.waitFor(30, TimeUnit.SECONDS);
-    reader.join(30_000);
-    synchronized (lines) {
-      return new ArrayList<>(lines);
-    }
+    return KillNine.runAndKill(
+        DropCrashChild.class, killAfterMs, dir.toString(), mode, Integer.toString(first));
   }
 }
