@@ -1,6 +1,7 @@
 package dev.talus;
 
 import dev.talus.db.Database;
+import dev.talus.db.Snapshots;
 import dev.talus.db.StorageHook;
 import dev.talus.db.TableHandle;
 import java.time.InstantSource;
@@ -110,8 +111,9 @@ public final class TalusDb implements AutoCloseable {
    * — a crash right after leaves it dropped — its memtable data is discarded and its files are
    * deleted once the last read using them finishes. Its commit-log records are never replayed, even
    * into a table created later under the same name (which starts empty). {@link Table} handles of
-   * it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot} does
-   * not exist in Talus).
+   * it refuse every later call. With {@link TalusOptions#autoSnapshot()} on, a snapshot of it is taken first
+   * (Cassandra's {@code auto_snapshot}; off by default in Talus); its table directory then stays
+   * until the snapshot is cleared.
    *
    * @throws InvalidQueryException if there is no such table
    */
@@ -125,6 +127,38 @@ public final class TalusDb implements AutoCloseable {
     boolean dropped = database.dropTable(name, true);
     handles.remove(qualified(name));
     return dropped;
+  }
+
+  /**
+   * Snapshots every table under one name ({@link Table#snapshot}), like {@code nodetool snapshot -t
+   * name}; refused before any is taken if a table already has a snapshot of that name.
+   *
+   * @return one entry per table
+   */
+  public List<SnapshotDetails> snapshot(String name) {
+    return Snapshots.takeAll(database, name);
+  }
+
+  /**
+   * Every snapshot in the data directory, by name then table (like {@code nodetool listsnapshots}),
+   * those of dropped and truncated tables included: their table directories stay while they hold
+   * snapshots.
+   */
+  public List<SnapshotDetails> snapshots() {
+    return Snapshots.list(database);
+  }
+
+  /**
+   * Deletes snapshot {@code name} of every table (like {@code nodetool clearsnapshot -t name});
+   * returns how many table snapshots were deleted (0 if none has that name).
+   */
+  public int clearSnapshot(String name) {
+    return Snapshots.clear(database, java.util.Objects.requireNonNull(name, "name"));
+  }
+
+  /** Deletes every snapshot (like {@code nodetool clearsnapshot --all}); returns how many. */
+  public int clearSnapshots() {
+    return Snapshots.clear(database, null);
   }
 
   /**

@@ -332,6 +332,32 @@ public final class FaultInjectingFs implements StorageFs {
         });
   }
 
+  /**
+   * A hard link, injected and gated like a {@link #create}: the new name is not durable until its
+   * directory is synced (a power loss removes it), and its bytes are those of the existing file,
+   * whose synced content it shares.
+   */
+  @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    Path key = key(link);
+    Path src = key(existing);
+    withGate(
+        () -> {
+          checkMutation("link " + link + " to " + existing);
+          delegate.createLink(link, existing);
+          synchronized (this) {
+            FileState st = new FileState();
+            st.syncedSize = delegate.size(link);
+            FileState source = files.get(src);
+            if (source != null) {
+              st.syncedSize = source.syncedSize;
+            }
+            files.put(key, st);
+          }
+          return null;
+        });
+  }
+
   @Override
   public void delete(Path file) throws IOException {
     Path key = key(file);
