@@ -111,9 +111,9 @@ public final class TalusDb implements AutoCloseable {
    * — a crash right after leaves it dropped — its memtable data is discarded and its files are
    * deleted once the last read using them finishes. Its commit-log records are never replayed, even
    * into a table created later under the same name (which starts empty). {@link Table} handles of
-   * it refuse every later call. With {@link TalusOptions#autoSnapshot()} on, a snapshot of it is taken first
-   * (Cassandra's {@code auto_snapshot}; off by default in Talus); its table directory then stays
-   * until the snapshot is cleared.
+   * it refuse every later call. With {@link TalusOptions#autoSnapshot()} on, a snapshot of it is
+   * taken first (Cassandra's {@code auto_snapshot}; off by default in Talus); its table directory
+   * then stays until the snapshot is cleared.
    *
    * @throws InvalidQueryException if there is no such table
    */
