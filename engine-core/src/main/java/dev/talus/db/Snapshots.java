@@ -187,7 +187,10 @@ public final class Snapshots {
       SchemaStore.Content c = SchemaStore.load(fs, source);
       if (c.tables().size() != 1) {
         throw new InvalidQueryException(
-            source + " holds " + c.tables().size() + " table schemas; a snapshot holds one");
+            source
+                + " holds "
+                + c.tables().size()
+                + " table schemas (a data directory?); a snapshot holds its table's alone");
       }
       Map.Entry<Integer, TableSchema> e = c.tables().entrySet().iterator().next();
       checkCompatible(new KeyCodec(e.getValue(), c.droppedOf(e.getKey())), t.keys(), source);

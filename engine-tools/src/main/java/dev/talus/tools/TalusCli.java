@@ -32,6 +32,10 @@ import picocli.CommandLine.Command;
       DumpCommand.class,
       MetadataCommand.class,
       VerifyCommand.class,
+      SnapshotCommands.Take.class,
+      SnapshotCommands.ListAll.class,
+      SnapshotCommands.Clear.class,
+      SnapshotCommands.Import.class,
       StressCommand.class,
       ServeCommand.class,
       CqlCommand.class
