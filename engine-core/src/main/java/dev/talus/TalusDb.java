@@ -4,6 +4,7 @@ import dev.talus.db.Database;
 import dev.talus.db.Snapshots;
 import dev.talus.db.StorageHook;
 import dev.talus.db.TableHandle;
+import dev.talus.db.TypeChanges;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -164,7 +165,8 @@ public final class TalusDb implements AutoCloseable {
   /**
    * Creates a user-defined type, stored with the schema, for tables to use ({@link DataType#udt}).
    * Fails with {@link InvalidSchemaException} if a type of that name exists, or a field names a
-   * user type not created yet. Types cannot be altered or dropped.
+   * user type not created yet. Alter one with {@link #addTypeField} and {@link #renameTypeFields},
+   * drop it with {@link #dropType}.
    */
   public UserType createType(UserType type) {
     return database.createType(type, false);
@@ -173,6 +175,48 @@ public final class TalusDb implements AutoCloseable {
   /** Creates a user type, or returns the existing one if it is identical. */
   public UserType createTypeIfNotExists(UserType type) {
     return database.createType(type, true);
+  }
+
+  /**
+   * Adds a field to a user type (CQL's {@code ALTER TYPE t ADD f int}), durably; every table and
+   * type using it sees the new field at once, and values stored before read with it null. Refused
+   * ({@link InvalidQueryException}, with Cassandra's message) if the field exists, the new field
+   * would nest the type in itself, or the type is used in a primary key column or as a set element
+   * or map key (Talus stores those in an order-preserving encoding a new field would change;
+   * Cassandra refuses partition key uses only).
+   *
+   * @return the altered type
+   */
+  public UserType addTypeField(String type, String field, DataType fieldType) {
+    return TypeChanges.addField(database, type, field, fieldType);
+  }
+
+  /**
+   * Renames fields of a user type (CQL's {@code ALTER TYPE t RENAME a TO b AND c TO d}), durably;
+   * stored values keep their data (fields are stored by position).
+   *
+   * @param renames old field name → new name
+   * @return the altered type
+   * @throws InvalidQueryException if a field does not exist or two fields would share a name
+   */
+  public UserType renameTypeFields(String type, Map<String, String> renames) {
+    return TypeChanges.renameFields(database, type, renames);
+  }
+
+  /**
+   * Drops a user type (CQL's {@code DROP TYPE}), durably. Refused with Cassandra's message while
+   * another type or a table uses it — a column dropped from a table included, since its stored
+   * cells keep the type.
+   *
+   * @throws InvalidQueryException if there is no such type, or it is in use
+   */
+  public void dropType(String name) {
+    TypeChanges.drop(database, name, false);
+  }
+
+  /** Like {@link #dropType}, but returns false instead of failing if there is no such type. */
+  public boolean dropTypeIfExists(String name) {
+    return TypeChanges.drop(database, name, true);
   }
 
   /** Every user type, in creation order. */
