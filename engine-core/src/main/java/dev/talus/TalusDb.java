@@ -141,6 +141,26 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Copies all the data of table {@code from} into table {@code to} — every cell with its write
+   * time and TTL, tombstones included — by copying {@code from}'s SSTables (flushed first) into new
+   * SSTables of {@code to}, all live at once, as {@link Table#importSSTables} does. {@code to} must
+   * store the same columns: the same key column types and, under each column id, the same column
+   * (name, kind, type) — a table created with the same schema, e.g. {@code
+   * createTable(from.schema().toBuilder()...)} under another name, or the same table in another
+   * keyspace. Its own data stays and merges by write time. Tables with another primary key need a
+   * copy by reading and writing rows, which this does not do.
+   *
+   * @param from the source table ({@code keyspace.table}, or a table of the default keyspace)
+   * @param to the target table
+   * @return the number of SSTables copied
+   * @throws InvalidQueryException if a table does not exist, both are the same, or their columns
+   *     differ
+   */
+  public int copyTable(String from, String to) {
+    return Snapshots.copy(database, database.table(from), database.table(to));
+  }
+
+  /**
    * Every snapshot in the data directory, by name then table (like {@code nodetool listsnapshots}),
    * those of dropped and truncated tables included: their table directories stay while they hold
    * snapshots.

@@ -346,4 +346,51 @@ class SnapshotTest {
       assertThat(rows(t)).containsExactly("2=old");
     }
   }
+
+  @Test
+  void copyTableCopiesEveryCellWithItsWriteTimeAndTtlIntoATableOfTheSameColumns() {
+    try (TalusDb db = open()) {
+      Table t = db.createTable(schema("t"));
+      write(t, 0, 20, "a");
+      t.flush();
+      t.insert()
+          .value("p", 1)
+          .value("c", 100)
+          .value("v", "ttl")
+          .ttl(java.time.Duration.ofSeconds(50))
+          .execute();
+      t.delete().eq("p", 2).eq("c", 2).execute(); // a tombstone: copied too
+      db.createKeyspace(KeyspaceSchema.builder("backup").build());
+      Table copy = db.createTable(schema("t").withKeyspace("backup"));
+      Table empty = db.createTable(schema("e"));
+      assertThat(db.copyTable("e", "backup.t")).isZero(); // nothing stored yet
+      assertThat(db.copyTable("t", "backup.t")).isEqualTo(2);
+      assertThat(rows(copy)).isEqualTo(rows(t)).hasSize(20);
+      assertThat(copy.dump(2).get(0).rows()).isNotEmpty(); // the row tombstone came along
+      ResultRow r = copy.select().eq("p", 1).eq("c", 100).execute().first().orElseThrow();
+      ResultRow o = t.select().eq("p", 1).eq("c", 100).execute().first().orElseThrow();
+      assertThat(r.writeTime("v")).isEqualTo(o.writeTime("v"));
+      assertThat(r.ttl("v")).isEqualTo(50);
+      assertThat(db.snapshots()).isEmpty(); // the temporary snapshot is gone
+      write(t, 0, 1, "after"); // the copy is independent of the source
+      assertThat(rows(copy)).contains("0=a");
+
+      Table renamed =
+          db.createTable(
+              TableSchema.builder("renamed")
+                  .partitionKey("p", DataType.INT)
+                  .clusteringColumn("c", DataType.INT)
+                  .column("w", DataType.TEXT)
+                  .build());
+      assertThatThrownBy(() -> db.copyTable("t", "renamed"))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("column v")
+          .hasMessageContaining("stored as w text");
+      assertThatThrownBy(() -> db.copyTable("t", "t"))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("into itself");
+      assertThat(renamed.sstables()).isEmpty();
+      assertThat(empty.sstables()).isEmpty();
+    }
+  }
 }

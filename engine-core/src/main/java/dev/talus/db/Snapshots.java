@@ -203,6 +203,44 @@ public final class Snapshots {
     }
   }
 
+  /**
+   * Copies every SSTable of table {@code from} into table {@code to} (flushing {@code from} first),
+   * through a temporary snapshot of {@code from} that is deleted afterwards; returns the number of
+   * SSTables copied. The tables must store the same columns under the same ids.
+   */
+  public static int copy(Database db, TableHandle from, TableHandle to) {
+    synchronized (db) {
+      db.ctx.checkWritable();
+      TableStore src = from.store();
+      TableStore dst = to.store();
+      if (src == dst) {
+        throw new InvalidQueryException(
+            "cannot copy table " + src.schema().name() + " into itself");
+      }
+      checkCompatible(src.keys(), dst.keys(), Path.of("table " + src.schema().name()));
+      String name = "copy-" + dst.id() + "-" + db.ctx.clock().millis();
+      SnapshotDetails s = take(db, src, name);
+      try {
+        if (SnapshotFiles.generationsIn(db.ctx.fs(), s.directory()).isEmpty()) {
+          return 0; // nothing stored yet
+        }
+        return importInto(db, dst, s.directory());
+      } catch (IOException e) {
+        throw new StorageException("cannot copy table " + src.schema().name() + ": " + e, e);
+      } finally {
+        deleteSnapshot(db.ctx.fs(), s.directory());
+        try {
+          Path root = s.directory().getParent();
+          if (db.ctx.fs().listDirectories(root).isEmpty() && db.ctx.fs().list(root).isEmpty()) {
+            db.ctx.fs().delete(root);
+          }
+        } catch (IOException e) {
+          // an empty snapshots/ directory is harmless; clearSnapshots removes it
+        }
+      }
+    }
+  }
+
   private static void checkCompatible(KeyCodec from, KeyCodec to, Path source) {
     TableSchema a = from.schema();
     TableSchema b = to.schema();
@@ -225,7 +263,11 @@ public final class Snapshots {
     for (int id = 0; id < from.nextId(); id++) {
       ColumnDef f = from.storedColumn(id);
       ColumnDef g = id < to.nextId() ? to.storedColumn(id) : null;
-      if (g == null || !f.type().equals(g.type()) || f.kind() != g.kind()) {
+      boolean bothLive = !from.isDropped(id) && id < to.nextId() && !to.isDropped(id);
+      if (g == null
+          || !f.type().equals(g.type())
+          || f.kind() != g.kind()
+          || (bothLive && !f.name().equals(g.name()))) {
         throw new InvalidQueryException(
             "column "
                 + f.name()
@@ -235,7 +277,7 @@ public final class Snapshots {
                 + (g == null
                     ? "unknown to table " + b.name()
                     : "stored as " + g.name() + " " + g.type().cqlName() + " in table " + b.name())
-                + ": the snapshot is of another table, so it cannot be imported");
+                + ": the SSTables are of a table with other columns, so they cannot be imported");
       }
     }
   }

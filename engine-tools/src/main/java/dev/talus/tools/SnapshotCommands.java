@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The snapshot commands, after nodetool's: {@code snapshot}, {@code listsnapshots}, {@code
- * clearsnapshot} and {@code import}. Each opens the data directory (taking its lock), does its one
- * thing through the public API and closes it.
+ * clearsnapshot} and {@code import}; and {@code copy}, built on the same SSTable copy. Each opens
+ * the data directory (taking its lock), does its one thing through the public API and closes it.
  */
 final class SnapshotCommands {
   private SnapshotCommands() {}
@@ -268,6 +268,66 @@ final class SnapshotCommands {
         Table t = DataDirs.table(db, table);
         int n = t.importSSTables(source);
         out.println("Imported " + n + " SSTable" + (n == 1 ? "" : "s") + " into " + t.name());
+      }
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * {@code talus copy DIR --from T1 --to T2}: copies a table's data into a table of its columns.
+   */
+  @Command(
+      name = "copy",
+      mixinStandardHelpOptions = true,
+      version = TalusCli.VERSION,
+      description = {
+        "Copy all the data of one table into another that stores the same columns (the same"
+            + " schema under another name or keyspace): every cell with its write time and TTL,"
+            + " tombstones included, SSTable by SSTable, all live at once.",
+        "The target keeps its own data (merged by write time). A table with another primary key"
+            + " cannot be filled this way."
+      })
+  static final class Copy implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
+    Path dir;
+
+    @Option(
+        names = "--from",
+        required = true,
+        paramLabel = "TABLE",
+        description = "The source table (keyspace.table, or a table of the default keyspace).")
+    String from;
+
+    @Option(
+        names = "--to",
+        required = true,
+        paramLabel = "TABLE",
+        description = "The target table, created beforehand with the same columns.")
+    String to;
+
+    @Mixin OpenOptions open;
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
+        Table source = DataDirs.table(db, from);
+        Table target = DataDirs.table(db, to);
+        int n =
+            db.copyTable(
+                source.keyspace() + "." + source.name(), target.keyspace() + "." + target.name());
+        out.println(
+            "Copied "
+                + n
+                + " SSTable"
+                + (n == 1 ? "" : "s")
+                + " of "
+                + source.name()
+                + " into "
+                + target.name());
       }
       out.flush();
       return ExitCodes.OK;

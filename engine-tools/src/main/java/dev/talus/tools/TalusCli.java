@@ -36,6 +36,7 @@ import picocli.CommandLine.Command;
       SnapshotCommands.ListAll.class,
       SnapshotCommands.Clear.class,
       SnapshotCommands.Import.class,
+      SnapshotCommands.Copy.class,
       StressCommand.class,
       ServeCommand.class,
       CqlCommand.class

@@ -20,6 +20,7 @@ class HelpTest {
         "listsnapshots",
         "clearsnapshot",
         "import",
+        "copy",
         "stress",
         "serve",
         "cql",

@@ -103,4 +103,28 @@ class SnapshotCommandsTest {
     assertThat(r.exitCode()).as(r.toString()).isZero();
     assertThat(r.out()).contains("No snapshot named zzz");
   }
+
+  @Test
+  void copyFillsATableOfTheSameColumns() {
+    int before = readingsRows();
+    try (TalusDb db = Fixtures.open(dir, new ManualClock(Fixtures.T0))) {
+      db.createKeyspace(dev.talus.KeyspaceSchema.builder("backup").build());
+      db.createTable(db.table("readings").schema().withKeyspace("backup"));
+    }
+    Cli.Result r = Cli.run("copy", dir.toString(), "--from", "readings", "--to", "backup.readings");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("Copied 2 SSTables of readings into readings");
+    try (TalusDb db = Fixtures.open(dir, new ManualClock(Fixtures.T0))) {
+      int n = 0;
+      for (var ignored : db.table("backup.readings").select().execute()) {
+        n++;
+      }
+      assertThat(n).isEqualTo(before);
+    }
+    r = Cli.run("copy", dir.toString(), "--from", "readings", "--to", "queue");
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).contains("cannot be imported");
+    r = Cli.run("copy", dir.toString(), "--from", "readings");
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+  }
 }
