@@ -81,47 +81,66 @@ public final class Aggregation {
     return acc.result();
   }
 
-  private interface Acc {
+  /** A running aggregate: values added one at a time (never null), then the result. */
+  public interface Acc {
+    /** Adds one non-null value. */
     void add(Object v);
 
+    /** The aggregate of the values added so far. */
     Object result();
   }
 
   private static Acc accumulator(TableSchema s, AggregateRequest agg, ColumnDef c) {
-    return switch (agg.function()) {
+    return accumulator(
+        agg.function(),
+        c == null ? null : c.type(),
+        c == null ? null : c.name() + " of " + s.name());
+  }
+
+  /**
+   * A new accumulator of {@code f} over values of {@code type} (ignored for count), refusing types
+   * it cannot aggregate with an error naming {@code what} (e.g. {@code "v of t"}).
+   */
+  public static Acc accumulator(AggregateRequest.Function f, DataType type, String what) {
+    return switch (f) {
       case COUNT -> new Count();
       case MIN, MAX -> {
-        if (!c.type().canBeKey()) {
+        if (!type.canBeKey()) {
           throw new InvalidQueryException(
-              agg.function().name().toLowerCase(java.util.Locale.ROOT)
+              f.name().toLowerCase(java.util.Locale.ROOT)
                   + " needs a column with an order; "
-                  + c.name()
-                  + " of "
-                  + s.name()
+                  + what
                   + " is "
-                  + c.type().cqlName());
+                  + type.cqlName());
         }
-        Comparator<Object> order = TypeCodec.of(c.type()).comparator();
-        yield new Extreme(
-            agg.function() == AggregateRequest.Function.MIN ? order : order.reversed());
+        Comparator<Object> order = TypeCodec.of(type).comparator();
+        yield new Extreme(f == AggregateRequest.Function.MIN ? order : order.reversed());
       }
-      case SUM, AVG -> new Numeric(numericType(s, agg, c), agg.function());
+      case SUM, AVG -> new Numeric(numericType(f, type, what), f);
     };
   }
 
-  private static DataType.Kind numericType(TableSchema s, AggregateRequest agg, ColumnDef c) {
-    return switch (c.type().kind()) {
-      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> c.type().kind();
+  /** The type of {@code f}'s result over values of {@code type}, as Cassandra types it. */
+  public static DataType resultType(AggregateRequest.Function f, DataType type, String what) {
+    return switch (f) {
+      case COUNT -> DataType.BIGINT;
+      case MIN, MAX -> type;
+      case SUM, AVG -> numericType(f, type, what) == type.kind() ? type : DataType.BIGINT;
+    };
+  }
+
+  private static DataType.Kind numericType(
+      AggregateRequest.Function f, DataType type, String what) {
+    return switch (type.kind()) {
+      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> type.kind();
       case COUNTER -> DataType.Kind.BIGINT; // a counter aggregates as a bigint, as in Cassandra
       default ->
           throw new InvalidQueryException(
-              agg.function().name().toLowerCase(java.util.Locale.ROOT)
+              f.name().toLowerCase(java.util.Locale.ROOT)
                   + " needs a numeric column; "
-                  + c.name()
-                  + " of "
-                  + s.name()
+                  + what
                   + " is "
-                  + c.type().cqlName());
+                  + type.cqlName());
     };
   }
 

@@ -2,6 +2,7 @@ package dev.talus.cql.exec.dml;
 
 import dev.talus.ClusteringOrder;
 import dev.talus.InvalidQueryException;
+import dev.talus.PagingState;
 import dev.talus.ResultRow;
 import dev.talus.ResultSet;
 import dev.talus.Select;
@@ -32,9 +33,13 @@ import java.util.List;
  * thread-safe.
  */
 final class SelectExec implements Executable {
+  /** Rows per internal page of an aggregating read. */
+  static final int AGGREGATE_PAGE = 5_000;
+
   private final Table table;
   private final List<Where.Restriction> where;
   private final List<TupleWhere.Restriction> tuples;
+  private final List<TokenWhere.Restriction> tokens;
   private final Selection selection;
   private final String[] fetch;
   private final String[] orderColumns;
@@ -50,6 +55,7 @@ final class SelectExec implements Executable {
       Table table,
       List<Where.Restriction> where,
       List<TupleWhere.Restriction> tuples,
+      List<TokenWhere.Restriction> tokens,
       Selection selection,
       List<Ordering> orderBy,
       Limits limits,
@@ -60,6 +66,7 @@ final class SelectExec implements Executable {
     this.table = table;
     this.where = List.copyOf(where);
     this.tuples = List.copyOf(tuples);
+    this.tokens = List.copyOf(tokens);
     this.selection = selection;
     this.fetch = selection.read().toArray(new String[0]);
     this.orderColumns = new String[orderBy.size()];
@@ -90,11 +97,12 @@ final class SelectExec implements Executable {
     for (Relation r : s.where()) {
       if (TupleWhere.isMultiColumn(r)) {
         tuples.add(TupleWhere.prepare(r, info, pc));
-      } else {
+      } else if (!(r instanceof Relation.Token)) {
         single.add(r);
       }
     }
     List<Where.Restriction> where = Where.prepare(single, info, pc);
+    List<TokenWhere.Restriction> tokens = TokenWhere.prepare(s.where(), info, pc);
     Source src = pc.source();
     for (Ordering o : s.orderBy()) {
       if (o.annOf() != null) {
@@ -127,6 +135,7 @@ final class SelectExec implements Executable {
         table,
         where,
         tuples,
+        tokens,
         selection,
         s.orderBy(),
         limits,
@@ -202,12 +211,28 @@ final class SelectExec implements Executable {
     for (TupleWhere.Restriction t : tuples) {
       t.addTo(s, ctx);
     }
+    for (TokenWhere.Restriction t : tokens) {
+      t.addTo(s, ctx);
+    }
     if (fetch.length > 0) {
       s.columns(fetch);
     }
     for (int i = 0; i < orderColumns.length; i++) {
       s.orderBy(orderColumns[i], orderDirections[i]);
     }
+    if (allowFiltering) {
+      s.allowFiltering();
+    }
+    try {
+      return selection.aggregating() ? aggregate(s, ctx, partitions) : rows(s, ctx, partitions);
+    } catch (CqlInvalidRequestException e) {
+      throw e;
+    } catch (InvalidQueryException e) {
+      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
+    }
+  }
+
+  private CqlResult rows(Select s, ExecContext ctx, int partitions) {
     int limit = limits.limit(ctx);
     int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
     boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
@@ -234,22 +259,40 @@ final class SelectExec implements Executable {
     if (paged && ctx.pagingState() != null) {
       s.pagingState(ctx.pagingState());
     }
-    if (allowFiltering) {
-      s.allowFiltering();
-    }
-    ResultSet rs;
-    try {
-      rs = s.execute();
-    } catch (CqlInvalidRequestException e) {
-      throw e;
-    } catch (InvalidQueryException e) {
-      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
-    }
+    ResultSet rs = s.execute();
     List<ResultRow> engineRows = rs.rows();
     List<CqlRow> rows = new ArrayList<>(engineRows.size());
     for (ResultRow r : engineRows) {
       rows.add(selection.row(r, ctx));
     }
     return CqlResult.rows(selection.columns(), rows, rs.pagingState().orElse(null), ctx.warnings());
+  }
+
+  /**
+   * Aggregates without {@code GROUP BY}: every matching row read page by page ({@value
+   * #AGGREGATE_PAGE} rows a page, so memory stays bounded) and folded into one result row, which is
+   * never paged. {@code PER PARTITION LIMIT} caps the rows of each partition that are folded,
+   * {@code LIMIT} the result rows (there is one), as in Cassandra.
+   */
+  private CqlResult aggregate(Select s, ExecContext ctx, int partitions) {
+    limits.limit(ctx); // checked, though one row is always within it
+    int perPartition = limits.perPartitionLimit(ctx);
+    if (perPartition != Integer.MAX_VALUE) {
+      s.perPartitionLimit(perPartition);
+    }
+    s.pageSize(AGGREGATE_PAGE);
+    Selection.Group group = selection.group();
+    PagingState state = null;
+    do {
+      if (state != null) {
+        s.pagingState(state);
+      }
+      ResultSet rs = s.execute();
+      for (ResultRow r : rs.rows()) {
+        group.add(r, ctx);
+      }
+      state = rs.pagingState().orElse(null);
+    } while (state != null);
+    return CqlResult.rows(selection.columns(), List.of(group.row()), null, ctx.warnings());
   }
 }
