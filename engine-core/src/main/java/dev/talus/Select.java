@@ -2,6 +2,7 @@ package dev.talus;
 
 import dev.talus.read.group.Grouping;
 import dev.talus.request.AggregateRequest;
+import dev.talus.request.Distinct;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
@@ -70,17 +71,7 @@ public final class Select {
   private final List<Selector> selectors = new ArrayList<>();
   private final List<String> groupBy = new ArrayList<>(0);
 
-  /** Receives the rows of a grouped read ({@link #forEachGroupedRow}), group after group. */
-  @FunctionalInterface
-  public interface GroupedRow {
-    /**
-     * One row of a group.
-     *
-     * @param row the row (it also carries the group columns)
-     * @param firstOfGroup true for the first row of a group (in the read's order)
-     */
-    void accept(ResultRow row, boolean firstOfGroup);
-  }
+  private boolean distinct;
 
   Select(Table table) {
     this.table = table;
@@ -328,6 +319,16 @@ public final class Select {
     return Optional.ofNullable(state).map(PagingState::new);
   }
 
+  /**
+   * One row per partition holding only the partition key and static columns (CQL's {@code SELECT
+   * DISTINCT}): {@link #columns} may name only those (default: all of them), restrictions only them
+   * too; in a scan, paged by partitions. A partition with static data and no rows counts.
+   */
+  public Select distinct() {
+    this.distinct = true;
+    return this;
+  }
+
   /** Whether rows come back in the reverse of the table's clustering order. */
   boolean reversedOrder() {
     if (orderBy.isEmpty()) {
@@ -439,17 +440,23 @@ public final class Select {
   }
 
   private ReadRequest request() {
+    List<String> read = columns;
+    int perPartition = perPartitionLimit;
+    if (distinct) {
+      read = Distinct.columns(table.schema(), columns, restrictions, tupleRestrictions);
+      perPartition = 1;
+    }
     return new ReadRequest(
         restrictions,
         tupleRestrictions,
-        columns,
+        read,
         orderBy,
         reversed,
         limit,
         pageSize,
         pagingState == null ? null : pagingState.bytes(),
         allowFiltering,
-        perPartitionLimit,
+        perPartition,
         tokenRestrictions,
         List.copyOf(selectors));
   }

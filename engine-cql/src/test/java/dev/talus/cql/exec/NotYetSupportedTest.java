@@ -47,7 +47,6 @@ class NotYetSupportedTest {
         "secondary indexes | CREATE INDEX ON m (v) | index",
         "slices | SELECT v[1..2] FROM m WHERE k = 'a' | slice",
         "LIKE | SELECT * FROM m WHERE k = 'a' AND v LIKE 'x%' ALLOW FILTERING | LIKE",
-        "GROUP BY | SELECT k FROM m WHERE k = 'a' GROUP BY k | GROUP BY",
       })
   void isRefusedAsNotYetSupported(String what, String statement, String feature) {
     CqlUnsupportedException e =

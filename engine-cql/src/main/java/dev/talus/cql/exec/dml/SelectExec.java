@@ -47,6 +47,7 @@ final class SelectExec implements Executable {
   private final Limits limits;
   private final boolean allowFiltering;
   private final boolean distinct;
+  private final String[] groupBy;
   private final Source source;
   private final SourcePosition at;
   private final boolean fullPartitionKey;
@@ -61,6 +62,7 @@ final class SelectExec implements Executable {
       Limits limits,
       boolean allowFiltering,
       boolean distinct,
+      List<String> groupBy,
       Source source,
       SourcePosition at) {
     this.table = table;
@@ -78,6 +80,7 @@ final class SelectExec implements Executable {
     this.limits = limits;
     this.allowFiltering = allowFiltering;
     this.distinct = distinct;
+    this.groupBy = groupBy.toArray(new String[0]);
     this.source = source;
     this.at = at;
     long restricted =
@@ -120,12 +123,27 @@ final class SelectExec implements Executable {
                 + c.name());
       }
     }
-    if (!s.groupBy().isEmpty()) {
-      throw src.notYet(
-          s.groupBy().get(0).position(),
-          1,
-          "GROUP BY",
-          "it needs aggregates, which arrive with the engine's aggregates");
+    List<String> groupBy = new ArrayList<>(s.groupBy().size());
+    for (Selector g : s.groupBy()) {
+      if (!(g instanceof Selector.Column c)) {
+        throw src.notYet(
+            g.position(),
+            1,
+            "GROUP BY a function (such as floor() of a timestamp)",
+            "group by primary key columns");
+      }
+      TableInfo.Column col = Where.column(c.name(), info, pc);
+      if (!col.isKey()) {
+        throw src.invalid(
+            c.name(),
+            "Group by is currently only supported on the columns of the PRIMARY KEY, got "
+                + col.name());
+      }
+      if (s.distinct() && col.kind() == TableInfo.Kind.CLUSTERING) {
+        throw src.invalid(
+            c.name(), "Grouping on clustering columns is not allowed for SELECT DISTINCT queries");
+      }
+      groupBy.add(col.name());
     }
     if (s.distinct()) {
       checkDistinct(s, info, pc);
@@ -141,6 +159,7 @@ final class SelectExec implements Executable {
         limits,
         s.allowFiltering(),
         s.distinct(),
+        groupBy,
         src,
         s.where().isEmpty() ? s.position() : s.where().get(0).position());
   }
@@ -150,11 +169,26 @@ final class SelectExec implements Executable {
         info.columns(TableInfo.Kind.PARTITION_KEY).stream().map(TableInfo.Column::name).toList();
     String distinctOnly =
         "SELECT DISTINCT queries must only request partition key columns and/or static columns";
-    if (s.isWildcard()) {
-      if (info.columns().size() > pk.size()) {
+    for (Relation r : s.where()) {
+      boolean ok = r instanceof Relation.Token;
+      if (r instanceof Relation.Compare c) {
+        ok = isPartitionOrStatic(Where.column(c.column(), info, pc));
+      } else if (r instanceof Relation.In in) {
+        ok = isPartitionOrStatic(Where.column(in.column(), info, pc));
+      }
+      if (!ok) {
         throw pc.source()
             .invalid(
-                s.position(), distinctOnly + " (not " + info.columns().get(pk.size()).name() + ")");
+                r.position(),
+                "SELECT DISTINCT with WHERE clause only supports restriction by partition key"
+                    + " and/or static columns.");
+      }
+    }
+    if (s.isWildcard()) {
+      for (TableInfo.Column c : info.columns()) {
+        if (!isPartitionOrStatic(c)) {
+          throw pc.source().invalid(s.position(), distinctOnly + " (not " + c.name() + ")");
+        }
       }
       return;
     }
@@ -163,7 +197,8 @@ final class SelectExec implements Executable {
       if (!(item.selector() instanceof Selector.Column c)) {
         throw pc.source().invalid(item.position(), distinctOnly + " (not an expression)");
       }
-      if (!pk.contains(c.name().name())) {
+      TableInfo.Column col = Where.column(c.name(), info, pc);
+      if (!isPartitionOrStatic(col)) {
         throw pc.source().invalid(c.name(), distinctOnly + " (not " + c.name().name() + ")");
       }
       selected.add(c.name().name());
@@ -178,6 +213,10 @@ final class SelectExec implements Executable {
                     + ")");
       }
     }
+  }
+
+  private static boolean isPartitionOrStatic(TableInfo.Column c) {
+    return c.kind() == TableInfo.Kind.PARTITION_KEY || c.kind() == TableInfo.Kind.STATIC;
   }
 
   @Override
@@ -223,8 +262,14 @@ final class SelectExec implements Executable {
     if (allowFiltering) {
       s.allowFiltering();
     }
+    if (distinct) {
+      s.distinct(); // one row a partition, its static columns read so static-only ones count
+    }
     try {
-      return selection.aggregating() ? aggregate(s, ctx, partitions) : rows(s, ctx, partitions);
+      if (groupBy.length > 0) {
+        return grouped(s, ctx);
+      }
+      return selection.aggregating() ? aggregate(s, ctx) : rows(s, ctx, partitions);
     } catch (CqlInvalidRequestException e) {
       throw e;
     } catch (InvalidQueryException e) {
@@ -234,7 +279,7 @@ final class SelectExec implements Executable {
 
   private CqlResult rows(Select s, ExecContext ctx, int partitions) {
     int limit = limits.limit(ctx);
-    int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
+    int perPartition = limits.perPartitionLimit(ctx);
     boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
     if (perPartition != Integer.MAX_VALUE) {
       if (partitions == 1 && fullPartitionKey) {
@@ -274,7 +319,7 @@ final class SelectExec implements Executable {
    * never paged. {@code PER PARTITION LIMIT} caps the rows of each partition that are folded,
    * {@code LIMIT} the result rows (there is one), as in Cassandra.
    */
-  private CqlResult aggregate(Select s, ExecContext ctx, int partitions) {
+  private CqlResult aggregate(Select s, ExecContext ctx) {
     limits.limit(ctx); // checked, though one row is always within it
     int perPartition = limits.perPartitionLimit(ctx);
     if (perPartition != Integer.MAX_VALUE) {
@@ -294,5 +339,52 @@ final class SelectExec implements Executable {
       state = rs.pagingState().orElse(null);
     } while (state != null);
     return CqlResult.rows(selection.columns(), List.of(group.row()), null, ctx.warnings());
+  }
+
+  /**
+   * {@code GROUP BY}: the engine's groups, one result row each — the group's first row, or its rows
+   * folded by the aggregates. {@code LIMIT}, {@code PER PARTITION LIMIT} and the page size count
+   * groups, and a page ends after a whole group, as in Cassandra.
+   */
+  private CqlResult grouped(Select s, ExecContext ctx) {
+    s.groupBy(groupBy);
+    int limit = limits.limit(ctx);
+    int perPartition = limits.perPartitionLimit(ctx);
+    if (limit != Integer.MAX_VALUE) {
+      s.limit(limit);
+    }
+    if (perPartition != Integer.MAX_VALUE) {
+      s.perPartitionLimit(perPartition);
+    }
+    if (ctx.pageSize() != Integer.MAX_VALUE) {
+      s.pageSize(ctx.pageSize());
+    }
+    if (ctx.pagingState() != null) {
+      s.pagingState(ctx.pagingState());
+    }
+    List<CqlRow> rows = new ArrayList<>();
+    Selection.Group[] group = new Selection.Group[1];
+    PagingState next =
+        s.forEachGroupedRow(
+                (row, first) -> {
+                  if (!selection.aggregating()) {
+                    if (first) {
+                      rows.add(selection.row(row, ctx));
+                    }
+                    return;
+                  }
+                  if (first) {
+                    if (group[0] != null) {
+                      rows.add(group[0].row());
+                    }
+                    group[0] = selection.group();
+                  }
+                  group[0].add(row, ctx);
+                })
+            .orElse(null);
+    if (group[0] != null) {
+      rows.add(group[0].row());
+    }
+    return CqlResult.rows(selection.columns(), rows, next, ctx.warnings());
   }
 }
