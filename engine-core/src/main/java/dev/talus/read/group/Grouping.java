@@ -137,8 +137,14 @@ public final class Grouping {
     // the groups met in the current internal page (the one in progress at its start included):
     // at most one per row of the page
     Set<String> passed = new HashSet<>();
+    // the first internal page is sized to the groups wanted (a few rows each), the next ones
+    // doubled up to PAGE: a small page of groups does not read far past its last group
+    long wanted = Math.min((long) req.pageSize(), (long) req.limit() - returned);
+    int internalPage = (int) Math.min(PAGE, Math.max(16, wanted * 4 + 1));
     while (true) {
-      ReadResult page = read.apply(internal(req, fetch, PAGE, engineState));
+      int size = internalPage;
+      ReadResult page = read.apply(internal(req, fetch, size, engineState));
+      internalPage = Math.min(PAGE, size * 2);
       List<ResultRow> rows = page.rows();
       passed.clear();
       if (current != null) {
@@ -160,7 +166,8 @@ public final class Grouping {
             return null;
           }
           if (thisPage >= req.pageSize()) {
-            byte[] after = stateAfter(req, fetch, engineState, i, current, passed, columns, read);
+            byte[] after =
+                stateAfter(req, fetch, engineState, size, i, current, passed, columns, read);
             return new GroupState(after, returned, inPartition, partition, current).encode(columns);
           }
         }
@@ -185,14 +192,15 @@ public final class Grouping {
 
   /**
    * The read path's paging state after the last row of {@code group}, the {@code count}th row of
-   * the internal page that starts at {@code from}. Usually the page re-read up to that row ends on
-   * it; if the rows changed in between, the page is read afresh and the state taken after its last
-   * row of a group already {@code passed} (none left: from the page's start).
+   * the internal page of {@code size} rows that starts at {@code from}. Usually the page re-read up
+   * to that row ends on it; if the rows changed in between, the page is read afresh and the state
+   * taken after its last row of a group already {@code passed} (none left: from the page's start).
    */
   private static byte[] stateAfter(
       ReadRequest req,
       List<String> fetch,
       byte[] from,
+      int size,
       int count,
       String group,
       Set<String> passed,
@@ -209,7 +217,7 @@ public final class Grouping {
           && passed.contains(key(r.rows().get(n - 1), columns, columns.size()))) {
         return r.pagingState();
       }
-      ReadResult fresh = read.apply(internal(req, fetch, PAGE, from));
+      ReadResult fresh = read.apply(internal(req, fetch, size, from));
       n = 0;
       for (int i = 0; i < fresh.rows().size(); i++) {
         if (passed.contains(key(fresh.rows().get(i), columns, columns.size()))) {
