@@ -1,6 +1,6 @@
 package dev.talus;
 
-import dev.talus.read.Aggregation;
+import dev.talus.db.Aggregates;
 import dev.talus.request.AggregateRequest;
 import java.util.Locale;
 import java.util.Objects;
@@ -29,13 +29,13 @@ public final class Aggregator {
 
   private final Function function;
   private final DataType resultType;
-  private final Aggregation.Acc acc;
+  private final AggregateRequest.Accumulator acc;
 
   private Aggregator(Function function, DataType type, String what) {
     this.function = function;
     AggregateRequest.Function f = AggregateRequest.Function.valueOf(function.name());
-    this.resultType = Aggregation.resultType(f, type, what);
-    this.acc = Aggregation.accumulator(f, type, what);
+    this.resultType = Aggregates.resultType(f, type, what);
+    this.acc = Aggregates.accumulator(f, type, what);
   }
 
   /**

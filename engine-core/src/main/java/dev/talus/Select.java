@@ -1,6 +1,6 @@
 package dev.talus;
 
-import dev.talus.read.group.Grouping;
+import dev.talus.db.Aggregates;
 import dev.talus.request.AggregateRequest;
 import dev.talus.request.Distinct;
 import dev.talus.request.ReadRequest;
@@ -314,8 +314,7 @@ public final class Select {
       throw new InvalidQueryException("forEachGroupedRow needs groupBy(...) columns");
     }
     byte[] state =
-        Grouping.run(
-            table.schema(), request(), List.copyOf(groupBy), each::accept, table.store()::read);
+        Aggregates.group(table.store(), table.schema(), request(), List.copyOf(groupBy), each);
     return Optional.ofNullable(state).map(PagingState::new);
   }
 

@@ -46,7 +46,7 @@ public final class Aggregation {
               + " combined with limit, perPartitionLimit, pageSize or pagingState");
     }
     ColumnDef c = agg.column() == null ? null : Columns.column(s, agg.column());
-    Acc acc = accumulator(s, agg, c);
+    AggregateRequest.Accumulator acc = accumulator(s, agg, c);
     // count(*) reads every column, so a partition holding only static data counts as its one row
     List<String> projected = c != null ? List.of(c.name()) : List.of();
     byte[] state = null;
@@ -81,16 +81,10 @@ public final class Aggregation {
     return acc.result();
   }
 
-  /** A running aggregate: values added one at a time (never null), then the result. */
-  public interface Acc {
-    /** Adds one non-null value. */
-    void add(Object v);
+  private interface Acc extends AggregateRequest.Accumulator {}
 
-    /** The aggregate of the values added so far. */
-    Object result();
-  }
-
-  private static Acc accumulator(TableSchema s, AggregateRequest agg, ColumnDef c) {
+  private static AggregateRequest.Accumulator accumulator(
+      TableSchema s, AggregateRequest agg, ColumnDef c) {
     return accumulator(
         agg.function(),
         c == null ? null : c.type(),
@@ -101,7 +95,8 @@ public final class Aggregation {
    * A new accumulator of {@code f} over values of {@code type} (ignored for count), refusing types
    * it cannot aggregate with an error naming {@code what} (e.g. {@code "v of t"}).
    */
-  public static Acc accumulator(AggregateRequest.Function f, DataType type, String what) {
+  public static AggregateRequest.Accumulator accumulator(
+      AggregateRequest.Function f, DataType type, String what) {
     return switch (f) {
       case COUNT -> new Count();
       case MIN, MAX -> {
