@@ -125,8 +125,9 @@ final class Flusher {
         if (reader != null) {
           reader.release();
         }
-        throw new StorageException(
-            "flush of table " + name + " failed: " + e.getMessage() + ctx.stopNotice(), e);
+        String what = "flush of table " + name + " into " + table.directory();
+        host.writeFailed(table, false, what, e); // a full disk: retried by itself
+        throw new StorageException(what + " failed: " + e.getMessage() + ctx.stopNotice(), e);
       }
     }
     SSTableReader result = reader;

@@ -365,13 +365,9 @@ public final class TableCompactions {
     } catch (CompactionInterruptedException e) {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
-      throw new StorageException(
-          "compaction of table "
-              + table.schema().name()
-              + " failed: "
-              + e.getMessage()
-              + ctx.stopNotice(),
-          e);
+      String what = "compaction of table " + table.schema().name() + " in " + table.directory();
+      host.writeFailed(table, true, what, e); // a full disk: retried by itself
+      throw new StorageException(what + " failed: " + e.getMessage() + ctx.stopNotice(), e);
     } finally {
       unreserve(plan);
       host.compacted(table);

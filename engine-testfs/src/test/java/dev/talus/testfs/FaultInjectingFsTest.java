@@ -213,7 +213,7 @@ class FaultInjectingFsTest {
   void aFailedRenameChangesNothingAndIsCounted() throws IOException {
     Path a = durableFile("a", "A");
     Path b = durableFile("b", "B");
-    long before = fs.renameCount();
+    long before = fs.count(FaultInjectingFs.Op.RENAME);
     fs.failNth(FaultInjectingFs.Op.RENAME, 1, FaultInjectingFs.Fault.EIO);
     assertThatThrownBy(() -> fs.rename(a, b))
         .isInstanceOf(IOException.class)
@@ -221,7 +221,7 @@ class FaultInjectingFsTest {
         .hasMessageContaining("rename");
     assertThat(content(a)).isEqualTo("A");
     assertThat(content(b)).isEqualTo("B");
-    assertThat(fs.renameCount()).isEqualTo(before + 1);
+    assertThat(fs.count(FaultInjectingFs.Op.RENAME)).isEqualTo(before + 1);
     assertThat(fs.injectedFaultCount()).isEqualTo(1);
     fs.rename(a, b); // the fault fired once
     fs.syncDirectory(dir);
@@ -237,7 +237,7 @@ class FaultInjectingFsTest {
     assertThatThrownBy(() -> fs.delete(a)).hasMessage("No space left on device");
     assertThat(content(a)).isEqualTo("A");
     fs.delete(dir.resolve("missing")); // counted too
-    assertThat(fs.deleteCount()).isEqualTo(2);
+    assertThat(fs.count(FaultInjectingFs.Op.DELETE)).isEqualTo(2);
     fs.delete(a);
     assertThat(Files.exists(a)).isFalse();
   }
@@ -252,10 +252,10 @@ class FaultInjectingFsTest {
     }
     fs.rename(tmp, dir.resolve("x"));
     fs.delete(old);
-    long before = fs.directorySyncCount();
+    long before = fs.count(FaultInjectingFs.Op.DIRECTORY_SYNC);
     fs.failNth(FaultInjectingFs.Op.DIRECTORY_SYNC, 1, FaultInjectingFs.Fault.EIO);
     assertThatThrownBy(() -> fs.syncDirectory(dir)).hasMessageContaining("sync of directory");
-    assertThat(fs.directorySyncCount()).isEqualTo(before + 1);
+    assertThat(fs.count(FaultInjectingFs.Op.DIRECTORY_SYNC)).isEqualTo(before + 1);
 
     fs.simulatePowerLoss();
 
