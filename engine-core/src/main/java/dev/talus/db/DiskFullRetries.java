@@ -9,9 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -38,7 +37,7 @@ final class DiskFullRetries {
   private static final String ENOSPC = "No space left on device";
 
   private final DbContext ctx;
-  private final ScheduledExecutorService timer;
+  private final ScheduledThreadPoolExecutor timer;
   private final Consumer<TableStore> compactionQueue;
   private final long firstDelayNanos;
   private final long maxDelayNanos;
@@ -58,12 +57,15 @@ final class DiskFullRetries {
     this.ctx = ctx;
     this.compactionQueue = compactionQueue;
     this.timer =
-        Executors.newSingleThreadScheduledExecutor(
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, threadName);
               t.setDaemon(true);
               return t;
             });
+    // at close a waiting retry is dropped at once (the next open replays the commit log)
+    timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     Duration stall = ctx.options().writeStallTimeout();
     this.firstDelayNanos = clamp(stall.toNanos() / 10, 1_000_000L, 1_000_000_000L);
     this.maxDelayNanos = clamp(stall.toNanos(), firstDelayNanos, 30_000_000_000L);

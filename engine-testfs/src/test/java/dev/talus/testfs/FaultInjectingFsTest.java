@@ -141,6 +141,54 @@ class FaultInjectingFsTest {
   }
 
   @Test
+  void aFullDiskFailsEveryMatchingWriteUntilFreed() throws IOException {
+    WritableFile data = fs.create(dir.resolve("x-Data.db"));
+    WritableFile log = fs.create(dir.resolve("CommitLog-1.log"));
+    fs.fillDisk("*.db*");
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> data.write(bytes("d"))).hasMessage("No space left on device");
+    }
+    log.write(bytes("l")); // another volume in this model: not full
+    fs.freeDisk();
+    data.write(bytes("D"));
+    assertThat(fs.injectedFaultCount()).isEqualTo(3);
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("D");
+    fs.fillDisk("*.db*");
+    fs.clearFaults(); // clears the full disk too
+    data.write(bytes("E"));
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("DE");
+  }
+
+  @Test
+  void aStalledSyncBlocksUntilReleasedAndOtherFilesGoOn() throws Exception {
+    WritableFile stalled = fs.create(dir.resolve("CommitLog-1.log"));
+    WritableFile other = fs.create(dir.resolve("x-Data.db"));
+    stalled.write(bytes("a"));
+    fs.stall(FaultInjectingFs.Op.SYNC, "CommitLog-*");
+    java.util.concurrent.CompletableFuture<Void> sync =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+              try {
+                stalled.sync();
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    fs.awaitStalled(1);
+    other.write(bytes("b")); // the stall holds no lock: other files and writes go on
+    other.sync();
+    stalled.write(bytes("c")); // only syncs of the log stall
+    assertThat(sync).isNotDone();
+    fs.releaseStalls();
+    sync.get();
+    stalled.sync(); // released: no stall any more
+    fs.syncDirectory(dir);
+    fs.simulatePowerLoss();
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("b");
+    assertThat(content(dir.resolve("CommitLog-1.log"))).isEqualTo("ac");
+  }
+
+  @Test
   void tornWriteStoresAPrefixThenFails() throws IOException {
     Path f = dir.resolve("t");
     WritableFile w = fs.create(f);
