@@ -113,7 +113,7 @@ final class DiskFullRetries {
     }
     synchronized (this) {
       failures++;
-      lastFailure = what + ": " + cause.getMessage();
+      lastFailure = what + " in " + t.directory() + ": " + cause.getMessage();
       (compaction ? compactions : flushes).add(t);
       if (!active) {
         active = true;

@@ -125,9 +125,17 @@ final class Flusher {
         if (reader != null) {
           reader.release();
         }
-        String what = "flush of table " + name + " into " + table.directory();
-        host.writeFailed(table, false, what, e); // a full disk: retried by itself
-        throw new StorageException(what + " failed: " + e.getMessage() + ctx.stopNotice(), e);
+        host.writeFailed(table, false, "flush of table " + name, e); // a full disk: retried
+        throw new StorageException(
+            "flush of table "
+                + name
+                + " failed: "
+                + e.getMessage()
+                + " (in "
+                + table.directory()
+                + ")"
+                + ctx.stopNotice(),
+            e);
       }
     }
     SSTableReader result = reader;

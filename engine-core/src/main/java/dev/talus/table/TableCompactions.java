@@ -365,9 +365,17 @@ public final class TableCompactions {
     } catch (CompactionInterruptedException e) {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
-      String what = "compaction of table " + table.schema().name() + " in " + table.directory();
+      String what = "compaction of table " + table.schema().name();
       host.writeFailed(table, true, what, e); // a full disk: retried by itself
-      throw new StorageException(what + " failed: " + e.getMessage() + ctx.stopNotice(), e);
+      throw new StorageException(
+          what
+              + " failed: "
+              + e.getMessage()
+              + " (in "
+              + table.directory()
+              + ")"
+              + ctx.stopNotice(),
+          e);
     } finally {
       unreserve(plan);
       host.compacted(table);
