@@ -259,6 +259,16 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Flushes and compactions that failed because the disk was full, and their automatic retries:
+   * such a failure keeps the memtable (or the compaction's inputs), deletes its partial files, and
+   * is retried with a backoff until space is freed. See docs/reliability.md.
+   */
+  public DiskFullStats diskFullStats() {
+    database.checkOpen();
+    return database.diskFullStats();
+  }
+
+  /**
    * Starts a batch: writes to one or more tables recorded as one commit-log record (all replayed
    * after a crash, or none).
    */
