@@ -257,6 +257,37 @@ class TimestampOrderedReadTest {
   }
 
   @Test
+  void aPrefixOfTheClusteringIsASliceAndMergesEverySource() {
+    Table w =
+        db.createTable(
+            TableSchema.builder("w")
+                .partitionKey("p", DataType.INT)
+                .clusteringColumn("c1", DataType.INT)
+                .clusteringColumn("c2", DataType.INT)
+                .column("v", DataType.INT)
+                .build());
+    for (int c2 = 1; c2 <= 2; c2++) {
+      w.insert()
+          .value("p", 1)
+          .value("c1", 1)
+          .value("c2", c2)
+          .value("v", c2)
+          .timestamp(10)
+          .execute();
+    }
+    w.flush();
+    // newer, and covering the start of the prefix c1 = 1, but not all of it
+    w.delete().eq("p", 1).eq("c1", 1).lt("c2", 2).timestamp(20).execute();
+    w.flush();
+    List<ResultRow> rows = w.select().eq("p", 1).eq("c1", 1).execute().rows();
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).get("c2")).isEqualTo(2);
+    assertThat(sources()).isEqualTo(2);
+    assertThat(w.select().eq("p", 1).eq("c1", 1).eq("c2", 1).execute().rows()).isEmpty();
+    assertThat(sources()).isEqualTo(1);
+  }
+
+  @Test
   void aTableWithoutClusteringColumnsStopsToo() {
     Table k =
         db.createTable(
