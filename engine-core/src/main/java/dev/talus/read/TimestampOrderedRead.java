@@ -167,23 +167,29 @@ final class TimestampOrderedRead {
         sources.add(progress.add(f));
       }
     }
-    List<SSTableReader> newestFirst = new ArrayList<>(refs);
-    newestFirst.sort((a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp()));
+    // the Bloom filters first: a missing partition costs no ordering
+    List<SSTableReader> newestFirst = new ArrayList<>(refs.size());
+    for (SSTableReader r : refs) {
+      metrics.bloomLookup();
+      if (r.mayContain(key)) {
+        newestFirst.add(r);
+      }
+    }
     Map<PartitionData, Long> generations = new IdentityHashMap<>();
+    if (newestFirst.size() > 1) {
+      newestFirst.sort((a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp()));
+    }
     for (SSTableReader r : newestFirst) {
       if (progress.complete(r.stats().maxTimestamp())) {
         break; // this SSTable and every older one cannot change the rows
       }
-      metrics.bloomLookup();
-      if (r.mayContain(key)) {
-        PartitionData d = r.partition(key);
-        if (d != null) {
-          PartitionData g = progress.add(d);
-          sources.add(g);
-          generations.put(g, r.generation());
-        } else {
-          metrics.bloomFalsePositive();
-        }
+      PartitionData d = r.partition(key);
+      if (d != null) {
+        PartitionData g = progress.add(d);
+        sources.add(g);
+        generations.put(g, r.generation());
+      } else {
+        metrics.bloomFalsePositive();
       }
     }
     return new ReadSnapshot(sources, refs, generations);
