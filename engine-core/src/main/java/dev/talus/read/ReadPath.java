@@ -258,6 +258,7 @@ public final class ReadPath {
       return List.of();
     }
     boolean resumed = index == plan.resume().startPartition() && plan.resume().after() != null;
+    int[] named = TimestampOrderedRead.applies(keys, plan);
     return rows(
         plan,
         key,
@@ -269,7 +270,10 @@ public final class ReadPath {
         now,
         tombstones,
         sources,
-        slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
+        named != null
+            ? slice ->
+                TimestampOrderedRead.snapshot(table.tracker(), metrics, key, schema, slices, named)
+            : slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
   }
 
   /**
