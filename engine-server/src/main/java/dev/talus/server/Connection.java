@@ -227,7 +227,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   /** Runs {@code p}; a {@code USE} run in another session switches this connection too. */
   private CqlResult run(PreparedCql p, QueryOptions o) {
-    CqlResult r = Statements.run(p, o);
+    CqlResult r = Statements.run(server.db(), p, o);
     if (r.kind() == CqlResult.Kind.SET_KEYSPACE && !r.keyspace().equals(session.keyspace())) {
       server.prepared().forget(p.keyspace().orElse(null));
       Statements.use(session, r.keyspace().orElseThrow());
