@@ -81,10 +81,14 @@ final class InFlight {
       if (s == ANSWERED) {
         return false;
       }
+      // built before the answer is claimed, so that nothing can fail between claim and send
+      ByteBuf error =
+          deadline.error(ctx.alloc(), version, stream, waited, timeoutMillis, s == RUNNING);
       if (state.compareAndSet(s, ANSWERED)) {
-        send(deadline.error(ctx.alloc(), version, stream, waited, timeoutMillis, s == RUNNING));
+        send(error);
         return true;
       }
+      error.release();
     }
   }
 

@@ -129,9 +129,8 @@ final class ServerState {
       try {
         r.expire(now, timeout);
       } catch (RuntimeException e) {
-        // the connection went away under it; its worker's answer (dropped) still frees it, and
-        // one failure must not end the sweeps of the others
-        forget(r);
+        // the timeout answer could not be built (nothing was claimed): the worker's answer still
+        // comes, and one failure must not end the sweeps (a periodic task stops at an exception)
       }
     }
   }
