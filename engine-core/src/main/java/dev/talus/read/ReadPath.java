@@ -99,7 +99,7 @@ public final class ReadPath {
       metrics.readDone(0);
       return new ReadResult(List.of(), null, 0, 0);
     }
-    long now = ctx.nowSeconds();
+    long now = ctx.requestNowSeconds();
     Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
     if (plan.scan() != null) {
