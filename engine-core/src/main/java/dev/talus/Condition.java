@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * One condition of a conditional write (CQL's {@code IF col op value}): on a whole regular or
  * static column, on one element of a map (by key) or list (by position), or on one field of a user
- * type. A conditional write applies only if all its conditions hold on the row's current state; see
- * {@link Update#onlyIf} and {@link Delete#onlyIf}.
+ * type; {@code CONTAINS} and {@code CONTAINS KEY} examine a whole collection column. A conditional
+ * write applies only if all its conditions hold on the row's current state; see {@link
+ * Update#onlyIf} and {@link Delete#onlyIf}.
  *
  * <p>Comparisons follow the column type's order (the one CQL's {@code ORDER BY} uses for it). An
  * absent value is null: {@code eq(c, null)} holds when {@code c} has no value, {@code ne(c, v)}
@@ -27,7 +28,11 @@ public final class Condition {
     LE("<="),
     GT(">"),
     GE(">="),
-    IN("IN");
+    IN("IN"),
+    /** A list or set holds the value as an element, or a map as a value. */
+    CONTAINS("CONTAINS"),
+    /** A map holds the value as a key. */
+    CONTAINS_KEY("CONTAINS KEY");
 
     private final String symbol;
 
@@ -110,6 +115,19 @@ public final class Condition {
   /** {@code column >= value}. */
   public static Condition ge(String column, Object value) {
     return column(column, Op.GE, value);
+  }
+
+  /**
+   * {@code column CONTAINS value} (Cassandra 5.0): a list or set column holds {@code value} as an
+   * element, or a map column as a value; false when the column has no value.
+   */
+  public static Condition contains(String column, Object value) {
+    return column(column, Op.CONTAINS, value);
+  }
+
+  /** {@code column CONTAINS KEY key}: a map column holds {@code key}; false when it has none. */
+  public static Condition containsKey(String column, Object key) {
+    return column(column, Op.CONTAINS_KEY, key);
   }
 
   /** {@code column IN (values...)}: equal to one of them (a null among them: no value). */

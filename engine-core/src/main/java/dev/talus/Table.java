@@ -90,10 +90,51 @@ public final class Table {
    * none of it, and the old commit-log records are never replayed. The old files are deleted once
    * the last read using them finishes. Writes racing with the truncate may or may not survive it;
    * reads racing with it see the old data or none. This handle (and every other of the table) goes
-   * on working on the empty table.
+   * on working on the empty table. With {@link TalusOptions#autoSnapshot()} on, a snapshot of the
+   * table is taken first.
    */
   public void truncate() {
     store.truncate();
+  }
+
+  /**
+   * Takes a snapshot of the table (Cassandra's {@code nodetool snapshot -t name ks table}): flushes
+   * it, then hard-links every file of every SSTable live at that instant, with the table's schema,
+   * into {@code <table directory>/snapshots/<name>/}. The links cost no space until a compaction,
+   * truncate or drop deletes the live files; then the snapshot keeps them. Writes after the flush
+   * are not in it. Restore one with {@link #importSSTables}; list and clear them through {@link
+   * TalusDb#snapshots()} and {@link TalusDb#clearSnapshot}.
+   *
+   * @param name letters, digits, {@code _}, {@code -} and {@code .}, not starting with {@code .} or
+   *     {@code -}
+   * @throws InvalidQueryException if the name is not valid or this table has a snapshot of that
+   *     name
+   * @throws StorageException if the files cannot be linked (the file system has no hard links)
+   */
+  public SnapshotDetails snapshot(String name) {
+    return store.snapshot(name);
+  }
+
+  /**
+   * Makes the SSTables of a snapshot directory live in this table (Cassandra's {@code nodetool
+   * import}), to restore a snapshot: each is checksummed in full and copied — every cell with its
+   * write time, TTL and tombstones — into a new SSTable of this table; then all the copies become
+   * live at once, so a crash leaves none or all. The source is only read. Imported data merges with
+   * what the table holds by write time, like any SSTable: rows deleted or overwritten after the
+   * snapshot come back only where no newer tombstone or write shadows them (after a truncate, or a
+   * drop and create again, none does). The copies start at compaction level 0. Takes a snapshot of
+   * another data directory too.
+   *
+   * @param snapshotDirectory a directory as {@link #snapshot} makes it: SSTable files and a {@code
+   *     schema.db} of a table with the same key column types, in which each column id has the type
+   *     it has in this table (the same table, or one created again with the same schema)
+   * @return the number of SSTables imported
+   * @throws InvalidQueryException if it holds no SSTable or no schema, or the schema does not match
+   *     this table's; nothing is imported
+   * @throws CorruptSSTableException if an SSTable fails a checksum; nothing is imported
+   */
+  public int importSSTables(java.nio.file.Path snapshotDirectory) {
+    return store.importSSTables(snapshotDirectory);
   }
 
   /**

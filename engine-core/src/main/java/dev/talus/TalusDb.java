@@ -2,8 +2,10 @@ package dev.talus;
 
 import dev.talus.db.Database;
 import dev.talus.db.RequestTime;
+import dev.talus.db.Snapshots;
 import dev.talus.db.StorageHook;
 import dev.talus.db.TableHandle;
+import dev.talus.db.TypeChanges;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -112,8 +114,9 @@ public final class TalusDb implements AutoCloseable {
    * — a crash right after leaves it dropped — its memtable data is discarded and its files are
    * deleted once the last read using them finishes. Its commit-log records are never replayed, even
    * into a table created later under the same name (which starts empty). {@link Table} handles of
-   * it refuse every later call. No snapshot is taken first (Cassandra's {@code auto_snapshot} does
-   * not exist in Talus).
+   * it refuse every later call. With {@link TalusOptions#autoSnapshot()} on, a snapshot of it is
+   * taken first (Cassandra's {@code auto_snapshot}; off by default in Talus); its table directory
+   * then stays until the snapshot is cleared.
    *
    * @throws InvalidQueryException if there is no such table
    */
@@ -130,9 +133,62 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Snapshots every table under one name ({@link Table#snapshot}), like {@code nodetool snapshot -t
+   * name}; refused before any is taken if a table already has a snapshot of that name.
+   *
+   * @return one entry per table
+   */
+  public List<SnapshotDetails> snapshot(String name) {
+    return Snapshots.takeAll(database, name);
+  }
+
+  /**
+   * Copies all the data of table {@code from} into table {@code to} — every cell with its write
+   * time and TTL, tombstones included — by copying {@code from}'s SSTables (flushed first) into new
+   * SSTables of {@code to}, all live at once, as {@link Table#importSSTables} does. {@code to} must
+   * store the same columns: the same key column types and, under each column id, the same column
+   * (name, kind, type) — a table created with the same schema, e.g. {@code
+   * createTable(from.schema().toBuilder()...)} under another name, or the same table in another
+   * keyspace. Its own data stays and merges by write time. Tables with another primary key need a
+   * copy by reading and writing rows, which this does not do.
+   *
+   * @param from the source table ({@code keyspace.table}, or a table of the default keyspace)
+   * @param to the target table
+   * @return the number of SSTables copied
+   * @throws InvalidQueryException if a table does not exist, both are the same, or their columns
+   *     differ
+   */
+  public int copyTable(String from, String to) {
+    return Snapshots.copy(database, database.table(from), database.table(to));
+  }
+
+  /**
+   * Every snapshot in the data directory, by name then table (like {@code nodetool listsnapshots}),
+   * those of dropped and truncated tables included: their table directories stay while they hold
+   * snapshots.
+   */
+  public List<SnapshotDetails> snapshots() {
+    return Snapshots.list(database);
+  }
+
+  /**
+   * Deletes snapshot {@code name} of every table (like {@code nodetool clearsnapshot -t name});
+   * returns how many table snapshots were deleted (0 if none has that name).
+   */
+  public int clearSnapshot(String name) {
+    return Snapshots.clear(database, java.util.Objects.requireNonNull(name, "name"));
+  }
+
+  /** Deletes every snapshot (like {@code nodetool clearsnapshot --all}); returns how many. */
+  public int clearSnapshots() {
+    return Snapshots.clear(database, null);
+  }
+
+  /**
    * Creates a user-defined type, stored with the schema, for tables to use ({@link DataType#udt}).
    * Fails with {@link InvalidSchemaException} if a type of that name exists, or a field names a
-   * user type not created yet. Types cannot be altered or dropped.
+   * user type not created yet. Alter one with {@link #addTypeField} and {@link #renameTypeFields},
+   * drop it with {@link #dropType}.
    */
   public UserType createType(UserType type) {
     return database.createType(type, false);
@@ -141,6 +197,48 @@ public final class TalusDb implements AutoCloseable {
   /** Creates a user type, or returns the existing one if it is identical. */
   public UserType createTypeIfNotExists(UserType type) {
     return database.createType(type, true);
+  }
+
+  /**
+   * Adds a field to a user type (CQL's {@code ALTER TYPE t ADD f int}), durably; every table and
+   * type using it sees the new field at once, and values stored before read with it null. Refused
+   * ({@link InvalidQueryException}, with Cassandra's message) if the field exists, the new field
+   * would nest the type in itself, or the type is used in a primary key column or as a set element
+   * or map key (Talus stores those in an order-preserving encoding a new field would change;
+   * Cassandra refuses partition key uses only).
+   *
+   * @return the altered type
+   */
+  public UserType addTypeField(String type, String field, DataType fieldType) {
+    return TypeChanges.addField(database, type, field, fieldType);
+  }
+
+  /**
+   * Renames fields of a user type (CQL's {@code ALTER TYPE t RENAME a TO b AND c TO d}), durably;
+   * stored values keep their data (fields are stored by position).
+   *
+   * @param renames old field name → new name
+   * @return the altered type
+   * @throws InvalidQueryException if a field does not exist or two fields would share a name
+   */
+  public UserType renameTypeFields(String type, Map<String, String> renames) {
+    return TypeChanges.renameFields(database, type, renames);
+  }
+
+  /**
+   * Drops a user type (CQL's {@code DROP TYPE}), durably. Refused with Cassandra's message while
+   * another type or a table uses it — a column dropped from a table included, since its stored
+   * cells keep the type.
+   *
+   * @throws InvalidQueryException if there is no such type, or it is in use
+   */
+  public void dropType(String name) {
+    TypeChanges.drop(database, name, false);
+  }
+
+  /** Like {@link #dropType}, but returns false instead of failing if there is no such type. */
+  public boolean dropTypeIfExists(String name) {
+    return TypeChanges.drop(database, name, true);
   }
 
   /** Every user type, in creation order. */

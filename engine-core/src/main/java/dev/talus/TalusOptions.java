@@ -32,6 +32,7 @@ public final class TalusOptions {
   private final TalusMetricsListener metricsListener;
   private final DiskFailurePolicy diskFailurePolicy;
   private final String defaultKeyspace;
+  private final boolean autoSnapshot;
 
   private TalusOptions(Builder b) {
     this.dataDirectory = b.dataDirectory;
@@ -43,6 +44,7 @@ public final class TalusOptions {
     this.compactionThreads = b.compactionThreads;
     this.compactionThroughputMibPerSec = b.compactionThroughputMibPerSec;
     this.backgroundCompaction = b.backgroundCompaction;
+    this.autoSnapshot = b.autoSnapshot;
     this.commitLogSync = b.commitLogSync;
     this.commitLogSyncPeriod = b.commitLogSyncPeriod;
     this.commitLogGroupWindow = b.commitLogGroupWindow;
@@ -178,6 +180,17 @@ public final class TalusOptions {
     return backgroundCompaction;
   }
 
+  /**
+   * Whether {@link TalusDb#dropTable} and {@link Table#truncate} take a snapshot of the table first
+   * (Cassandra's {@code auto_snapshot}), named {@code dropped-<epoch ms>-<table>} or {@code
+   * truncated-<epoch ms>-<table>}. Default false, where Cassandra's is true: an embedded database
+   * (and every test that drops or truncates) would otherwise keep every dropped table's data on
+   * disk until its snapshots are cleared.
+   */
+  public boolean autoSnapshot() {
+    return autoSnapshot;
+  }
+
   /** Options for the database stored in {@code dataDirectory} (created if missing). */
   public static Builder builder(Path dataDirectory) {
     return new Builder(dataDirectory);
@@ -232,6 +245,8 @@ public final class TalusOptions {
         + compactionThroughputMibPerSec
         + ", backgroundCompaction="
         + backgroundCompaction
+        + ", autoSnapshot="
+        + autoSnapshot
         + ", commitLogSync="
         + commitLogSync
         + ", commitLogSyncPeriod="
@@ -274,6 +289,7 @@ public final class TalusOptions {
     private int compactionThreads = 1;
     private double compactionThroughputMibPerSec;
     private boolean backgroundCompaction = true;
+    private boolean autoSnapshot;
     private CommitLogSync commitLogSync = CommitLogSync.PERIODIC;
     private java.time.Duration commitLogSyncPeriod = java.time.Duration.ofSeconds(10);
     private java.time.Duration commitLogGroupWindow = java.time.Duration.ofMillis(2);
@@ -424,62 +440,23 @@ public final class TalusOptions {
       return this;
     }
 
+    /** See {@link TalusOptions#autoSnapshot()} (default false). */
+    public Builder autoSnapshot(boolean enabled) {
+      this.autoSnapshot = enabled;
+      return this;
+    }
+
     /** The keyspace of tables whose schema names none (default {@code "talus"}). */
     public Builder defaultKeyspace(String keyspace) {
       this.defaultKeyspace = Objects.requireNonNull(keyspace, "keyspace");
       return this;
     }
 
+    /** The options; {@link InvalidSchemaException} if one is out of range. */
     public TalusOptions build() {
-      if (!TableSchema.isValidName(defaultKeyspace) || KeyspaceSchema.isReserved(defaultKeyspace)) {
-        throw new InvalidSchemaException(
-            "defaultKeyspace must be 1 to 48 letters, digits or underscores and not a system"
-                + " keyspace, got '"
-                + defaultKeyspace
-                + "'");
-      }
-      if (commitLogTotalSpaceBytes < commitLogSegmentBytes) {
-        throw new InvalidSchemaException(
-            "commitLogTotalSpaceBytes must be at least one segment ("
-                + commitLogSegmentBytes
-                + " bytes), got "
-                + commitLogTotalSpaceBytes);
-      }
-      TableSchema.checkGuardrail(
-          "partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
-      TableSchema.checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
-      if (commitLogSegmentBytes < 64 << 10 || commitLogSegmentBytes > 1 << 30) {
-        throw new InvalidSchemaException(
-            "commitLogSegmentBytes must be between 64 KiB and 1 GiB, got " + commitLogSegmentBytes);
-      }
-      if (commitLogSyncPeriod.isNegative()
-          || commitLogSyncPeriod.isZero()
-          || commitLogGroupWindow.isNegative()) {
-        throw new InvalidSchemaException(
-            "commitLogSyncPeriod must be positive and commitLogGroupWindow not negative");
-      }
-      if (compactionThreads < 1) {
-        throw new InvalidSchemaException(
-            "compactionThreads must be at least 1, got " + compactionThreads);
-      }
-      if (!(compactionThroughputMibPerSec >= 0)) {
-        throw new InvalidSchemaException(
-            "compactionThroughputMibPerSec must be >= 0, got " + compactionThroughputMibPerSec);
-      }
-      if (chunkCacheBytes < 0) {
-        throw new InvalidSchemaException("chunkCacheBytes must not be negative");
-      }
-      if (writeStallTimeout.isNegative()) {
-        throw new InvalidSchemaException("writeStallTimeout must not be negative");
-      }
-      if (memtableSpaceBytes < 1 << 20) {
-        throw new InvalidSchemaException(
-            "memtableSpaceBytes must be at least 1 MiB, got " + memtableSpaceBytes);
-      }
-      if (readThreads < 1) {
-        throw new InvalidSchemaException("readThreads must be at least 1, got " + readThreads);
-      }
-      return new TalusOptions(this);
+      TalusOptions o = new TalusOptions(this);
+      OptionChecks.check(o);
+      return o;
     }
   }
 }

@@ -12,8 +12,10 @@ import java.util.Objects;
  * the database with {@link TalusDb#createType} (it is stored with the schema), then use it in
  * tables as {@link DataType#udt} (non-frozen: one cell per field, fields updated independently) or
  * {@code DataType.frozen(DataType.udt(type))} (one value, usable in keys and collections). Values
- * are {@link UdtValue}s. Collections and user types inside a field are frozen implicitly. Types
- * cannot be altered or dropped once created.
+ * are {@link UdtValue}s. Collections and user types inside a field are frozen implicitly. A type
+ * gains fields with {@link TalusDb#addTypeField}, renames them with {@link
+ * TalusDb#renameTypeFields} and goes with {@link TalusDb#dropType} once nothing uses it; each
+ * change makes a new {@code UserType}, and instances are compared by value.
  *
  * <p>Built with {@link #builder(String)}; validated at {@code build()}. Immutable and thread-safe.
  */

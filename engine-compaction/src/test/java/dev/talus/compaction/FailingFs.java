@@ -92,6 +92,12 @@ final class FailingFs implements StorageFs {
   }
 
   @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    op("link " + link.getFileName());
+    fs.createLink(link, existing);
+  }
+
+  @Override
   public void delete(Path file) throws IOException {
     fs.delete(file);
   }

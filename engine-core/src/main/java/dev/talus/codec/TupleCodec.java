@@ -21,8 +21,9 @@ import java.util.StringJoiner;
  * refused). Components are coerced to their type's canonical values.
  *
  * <p>Cell encoding: each component as {@code varint (length + 1)} and its cell encoding, or {@code
- * varint 0} for null. Key encoding: each component as {@code 0x01} (null) or {@code 0x02} + its key
- * encoding, then {@code 0x00}: component by component, a null before any value.
+ * varint 0} for null; a user type value that ends early (written before fields were added) has the
+ * missing fields null. Key encoding: each component as {@code 0x01} (null) or {@code 0x02} + its
+ * key encoding, then {@code 0x00}: component by component, a null before any value.
  *
  * <p>Immutable and thread-safe.
  */
@@ -145,6 +146,12 @@ final class TupleCodec extends TypeCodec<Object> {
   Object deserializeValue(byte[] src, int[] pos) {
     List<Object> parts = new ArrayList<>(components.length);
     for (int i = 0; i < components.length; i++) {
+      if (udt && pos[0] == src.length) {
+        // stored before ALTER TYPE added the fields from here on: they are null (src is always
+        // exactly one value: deserialize(byte[]) is the only caller)
+        parts.add(null);
+        continue;
+      }
       int len = KeyBytes.readLength(src, pos, 1);
       parts.add(len == 0 ? null : components[i].deserialize(KeyBytes.readBytes(src, pos, len - 1)));
     }

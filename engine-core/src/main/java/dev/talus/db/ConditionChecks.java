@@ -32,6 +32,20 @@ public final class ConditionChecks {
       v = emptyAsNull(column, v, condition.isElement());
       Condition.Op op = condition.op();
       switch (op) {
+        case CONTAINS, CONTAINS_KEY:
+          if (v == null) {
+            return false;
+          }
+          Collection<?> among =
+              v instanceof Map<?, ?> m
+                  ? (op == Condition.Op.CONTAINS_KEY ? m.keySet() : m.values())
+                  : (Collection<?>) v;
+          for (Object e : among) {
+            if (equal(e, values.get(0))) {
+              return true;
+            }
+          }
+          return false;
         case EQ:
           return equal(v, values.get(0));
         case NE:
@@ -99,6 +113,9 @@ public final class ConditionChecks {
     }
     DataType type = c.type();
     Object key = null;
+    if (cond.op() == Condition.Op.CONTAINS || cond.op() == Condition.Op.CONTAINS_KEY) {
+      return checkContains(c, cond);
+    }
     if (cond.isElement()) {
       DataType elementType;
       switch (type.kind()) {
@@ -162,6 +179,30 @@ public final class ConditionChecks {
       values.add(emptyAsNull(c, canonical, cond.isElement()));
     }
     return new Checked(cond, c, key, codec, nullable(values));
+  }
+
+  /** {@code CONTAINS} / {@code CONTAINS KEY} on a whole collection column, as Cassandra 5.0. */
+  private static Checked checkContains(ColumnDef c, Condition cond) {
+    boolean key = cond.op() == Condition.Op.CONTAINS_KEY;
+    DataType t = c.type();
+    boolean collection =
+        t.kind() == DataType.Kind.LIST
+            || t.kind() == DataType.Kind.SET
+            || t.kind() == DataType.Kind.MAP;
+    if (cond.isElement() || !collection || (key && t.kind() != DataType.Kind.MAP)) {
+      throw new InvalidQueryException(
+          key
+              ? "Cannot use CONTAINS KEY on non-map column " + c.name()
+              : "Cannot use CONTAINS on non-collection column " + c.name());
+    }
+    Object v = cond.values().get(0);
+    if (v == null) {
+      throw new InvalidQueryException(
+          "Invalid null value for " + cond.op().symbol() + " condition on " + c.name());
+    }
+    DataType element = t.kind() == DataType.Kind.MAP && !key ? t.valueType() : t.elementType();
+    TypeCodec<?> codec = TypeCodec.nested(element);
+    return new Checked(cond, c, null, codec, List.of(canonical(c, codec, v)));
   }
 
   /** The column named {@code name}; {@link InvalidQueryException} if there is none. */

@@ -90,6 +90,22 @@ public final class TableHandle {
     }
   }
 
+  /** Snapshots the table under {@code name} (see {@link Snapshots}). */
+  public dev.talus.SnapshotDetails snapshot(String name) {
+    live();
+    synchronized (db) { // serialised with schema changes, which may retire the store
+      return Snapshots.take(db, store(), name);
+    }
+  }
+
+  /** Imports a snapshot's SSTables into the table (see {@link Snapshots}). */
+  public int importSSTables(java.nio.file.Path source) {
+    live();
+    synchronized (db) {
+      return Snapshots.importInto(db, store(), source);
+    }
+  }
+
   /** A truncate: {@code fresh} serves this table from now on. */
   void replaceStore(TableStore fresh) {
     parts = parts(fresh);

@@ -48,6 +48,7 @@ final class TableRemoval {
           "no table named " + name + " in " + db.dir + "; tables are " + db.tables.keySet());
     }
     TableStore old = h.store();
+    autoSnapshot(db, old, "dropped");
     removeFromSchema(db.catalog, old);
     h.markDropped();
     db.tables.remove(key);
@@ -64,6 +65,7 @@ final class TableRemoval {
   static void truncate(Database db, TableHandle h) {
     db.ctx.checkWritable();
     TableStore old = h.store();
+    autoSnapshot(db, old, "truncated");
     int id = db.catalog.nextId();
     TableStore fresh =
         replaceInSchema(db.ctx, db.host, db.catalog, old, id, db.tableDir(id, old.schema()));
@@ -73,6 +75,18 @@ final class TableRemoval {
     db.byId.remove(old.id());
     db.keyspaces.tableRemoved(old);
     retire(old, db.budget, db.commitLog);
+  }
+
+  /**
+   * With {@code autoSnapshot} on, snapshots the table (flushed first) as {@code <why>-<epoch
+   * ms>-<table>}, as Cassandra does before a drop or truncate; the snapshot keeps the old table
+   * directory after the table leaves it.
+   */
+  private static void autoSnapshot(Database db, TableStore old, String why) {
+    if (db.ctx.options().autoSnapshot()) {
+      long ms = db.ctx.clock().millis();
+      Snapshots.take(db, old, why + "-" + ms + "-" + old.schema().name());
+    }
   }
 
   /** A drop's durable point: the table leaves the schema file (one atomic rewrite). */
@@ -138,7 +152,7 @@ final class TableRemoval {
       catalog.reserveIdsBelow(id + 1);
       TableSchema s = live.get(id);
       if (s == null || !s.name().equals(name.substring(0, dash))) {
-        LOG.info("Removing {}: its table was dropped or truncated", d);
+        LOG.info("Removing {}: its table was dropped or truncated (its snapshots stay)", d);
         TableDirectories.delete(fs, d, Set.of());
       }
     }

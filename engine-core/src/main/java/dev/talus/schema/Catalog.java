@@ -131,6 +131,27 @@ public final class Catalog {
     types.put(type.name(), type);
   }
 
+  /**
+   * Saves the catalogue with every user type replaced by {@code nextTypes} (in creation order) and
+   * the tables in {@code tables} and their dropped columns in {@code drops} replaced (an ALTER TYPE
+   * or DROP TYPE and the schemas it changes, in one atomic rewrite), then takes the change.
+   */
+  public void replaceTypes(
+      Map<String, UserType> nextTypes,
+      Map<Integer, TableSchema> tables,
+      Map<Integer, List<DroppedColumn>> drops)
+      throws IOException {
+    Map<Integer, TableSchema> next = new TreeMap<>(schemas);
+    next.putAll(tables);
+    Map<Integer, List<DroppedColumn>> nextDropped = new TreeMap<>(dropped);
+    nextDropped.putAll(drops);
+    save(content(keyspaces, nextTypes, next, nextDropped));
+    types.clear();
+    types.putAll(nextTypes);
+    schemas.putAll(tables);
+    dropped.putAll(drops);
+  }
+
   /** Table id → schema, in id order. */
   public Map<Integer, TableSchema> tables() {
     return Collections.unmodifiableMap(schemas);

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the directory of a table that no longer exists: its files, its {@code quarantine/}
- * folder, then the directory itself. Files a reader still holds are skipped (an obsolete SSTable
+ * folder, then the directory itself — unless it holds {@code snapshots/}, which stay (with the
+ * directory) until they are cleared. Files a reader still holds are skipped (an obsolete SSTable
  * deletes its own files when released), and then the directory stays until the next open removes
  * it. Stateless.
  */
@@ -31,6 +32,9 @@ public final class TableDirectories {
    */
   public static boolean delete(StorageFs fs, Path dir, Set<Long> inUse) throws IOException {
     for (Path sub : fs.listDirectories(dir)) {
+      if (sub.getFileName().toString().equals(SnapshotFiles.SNAPSHOTS)) {
+        continue; // kept, with the directory, until the snapshots are cleared
+      }
       deleteFiles(fs, sub, Set.of());
       fs.delete(sub);
     }

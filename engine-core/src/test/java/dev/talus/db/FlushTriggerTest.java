@@ -134,6 +134,11 @@ class FlushTriggerTest {
     }
 
     @Override
+    public void createLink(Path link, Path existing) throws IOException {
+      delegate.createLink(link, existing);
+    }
+
+    @Override
     public void delete(Path file) throws IOException {
       delegate.delete(file);
     }

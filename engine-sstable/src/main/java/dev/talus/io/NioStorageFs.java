@@ -60,6 +60,11 @@ public final class NioStorageFs implements StorageFs {
   }
 
   @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    Files.createLink(link, existing);
+  }
+
+  @Override
   public void delete(Path file) throws IOException {
     Files.deleteIfExists(file);
   }

@@ -33,6 +33,14 @@ public interface StorageFs {
 
   void rename(Path from, Path to) throws IOException;
 
+  /**
+   * Gives the existing file {@code existing} a second name {@code link} (a hard link: both names
+   * share the same bytes, which stay on disk until the last name is deleted). The new name is
+   * durable only after {@link #syncDirectory} of its directory. Fails if {@code link} exists, or if
+   * the file system cannot link (another file system, or no hard links).
+   */
+  void createLink(Path link, Path existing) throws IOException;
+
   /** Deletes a file or an empty directory; deleting a missing one is not an error. */
   void delete(Path file) throws IOException;
 

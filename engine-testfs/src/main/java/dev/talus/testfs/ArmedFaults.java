@@ -2,6 +2,7 @@ package dev.talus.testfs;
 
 import dev.talus.testfs.FaultInjectingFs.Fault;
 import dev.talus.testfs.FaultInjectingFs.Op;
+import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
@@ -155,5 +156,11 @@ final class ArmedFaults {
       return allSyncsFault;
     }
     return null;
+  }
+
+  static IOException error(FaultInjectingFs.Fault fault, String what) {
+    return fault == FaultInjectingFs.Fault.DISK_FULL
+        ? new IOException("No space left on device")
+        : new IOException("EIO: injected I/O error on " + what);
   }
 }

@@ -36,13 +36,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       marked <em>lost</em>: they stay readable until the power loss (the page cache still holds
  *       them) but no later successful sync makes them durable, as on Linux, where a failed fsync
  *       clears the dirty state of the pages it could not write.
- *   <li><b>Names.</b> A name made by {@link #create} or {@link #rename} is durable only after
- *       {@link #syncDirectory} of its parent. A name removed by {@link #delete} or replaced or
- *       moved away by {@link #rename} comes back at a power loss unless its directory was synced
- *       after the removal; to make that possible the wrapper keeps, in memory, the durable bytes of
- *       such a file until the directory sync (fine for test-sized files). Files that existed before
- *       the wrapper first saw them, and directories made by {@link #createDirectories}, count as
- *       fully durable.
+ *   <li><b>Names.</b> A name made by {@link #create}, {@link #rename} or {@link #createLink} is
+ *       durable only after {@link #syncDirectory} of its parent. A name removed by {@link #delete}
+ *       or replaced or moved away by {@link #rename} comes back at a power loss unless its
+ *       directory was synced after the removal; to make that possible the wrapper keeps, in memory,
+ *       the durable bytes of such a file until the directory sync (fine for test-sized files).
+ *       Files that existed before the wrapper first saw them, and directories made by {@link
+ *       #createDirectories}, count as fully durable.
  *   <li><b>Truncation</b> is treated as durable at once (the engine only truncates torn tails it is
  *       about to re-sync; a power loss cannot bring truncated bytes back in this model).
  * </ul>
@@ -289,7 +289,7 @@ public final class FaultInjectingFs implements StorageFs {
           checkAlive("open " + file);
           WritableFile f = delegate.openForAppend(file);
           synchronized (this) {
-            FileState st = stateOf(key);
+            FileState st = FileState.of(files, delegate, key);
             return register(new FaultyWritableFile(this, key, f, st, f.size()));
           }
         });
@@ -313,12 +313,12 @@ public final class FaultInjectingFs implements StorageFs {
           checkMutation("rename " + from + " to " + to);
           inject(Op.RENAME, src, "rename of " + from);
           synchronized (this) {
-            FileState st = stateOf(src);
+            FileState st = FileState.of(files, delegate, src);
             if (st.nameDurable) {
               restoreOnPowerLoss.putIfAbsent(src, st.durableImage(delegate, src));
             }
             if (delegate.exists(to)) {
-              FileState old = stateOf(dst);
+              FileState old = FileState.of(files, delegate, dst);
               if (old.nameDurable) {
                 restoreOnPowerLoss.putIfAbsent(dst, old.durableImage(delegate, dst));
               }
@@ -327,6 +327,20 @@ public final class FaultInjectingFs implements StorageFs {
             files.remove(src);
             st.nameDurable = false;
             files.put(dst, st);
+          }
+          return null;
+        });
+  }
+
+  /** A hard link: a new name, durable after its directory sync, for the existing bytes. */
+  @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    withGate(
+        () -> {
+          checkMutation("link " + link + " to " + existing);
+          delegate.createLink(link, existing);
+          synchronized (this) {
+            files.put(key(link), FileState.linked(delegate.size(link)));
           }
           return null;
         });
@@ -343,7 +357,7 @@ public final class FaultInjectingFs implements StorageFs {
             // an empty directory (a dropped table's) has no content to bring back on power loss
             boolean directory = delegate.listDirectories(file.getParent()).contains(file);
             if (delegate.exists(file) && !directory) {
-              FileState st = stateOf(key);
+              FileState st = FileState.of(files, delegate, key);
               if (st.nameDurable) {
                 restoreOnPowerLoss.putIfAbsent(key, st.durableImage(delegate, key));
               }
@@ -452,18 +466,6 @@ public final class FaultInjectingFs implements StorageFs {
     return p.toAbsolutePath().normalize();
   }
 
-  /** The state of a file the wrapper has not seen yet: it existed before, so it is durable. */
-  private FileState stateOf(Path key) throws IOException {
-    FileState st = files.get(key);
-    if (st == null) {
-      st = new FileState();
-      st.nameDurable = true;
-      st.syncedSize = delegate.exists(key) ? delegate.size(key) : 0;
-      files.put(key, st);
-    }
-    return st;
-  }
-
   private FaultyWritableFile register(FaultyWritableFile h) {
     openHandles.add(h);
     return h;
@@ -486,13 +488,8 @@ public final class FaultInjectingFs implements StorageFs {
   private void inject(Op op, Path file, String what) throws IOException {
     Fault f = nextFault(op, file);
     if (f != null) {
-      throw error(f, what + " (" + op.name().toLowerCase(Locale.ROOT) + " #" + count(op) + ")");
+      throw ArmedFaults.error(
+          f, what + " (" + op.name().toLowerCase(Locale.ROOT) + " #" + count(op) + ")");
     }
-  }
-
-  static IOException error(Fault fault, String what) {
-    return fault == Fault.DISK_FULL
-        ? new IOException("No space left on device")
-        : new IOException("EIO: injected I/O error on " + what);
   }
 }

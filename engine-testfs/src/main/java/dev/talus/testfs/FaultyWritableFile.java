@@ -73,7 +73,7 @@ final class FaultyWritableFile implements WritableFile {
             throw new IOException(
                 "EIO: injected torn write (" + prefix + " of " + len + " bytes written)");
           } else if (fault != null) {
-            throw FaultInjectingFs.error(fault, "write #" + fs.writeCount());
+            throw ArmedFaults.error(fault, "write #" + fs.writeCount());
           }
           file.write(src, position);
           recordWrite(position, len);
@@ -110,7 +110,7 @@ final class FaultyWritableFile implements WritableFile {
             synchronized (fs) {
               state.syncFailed(covered);
             }
-            throw FaultInjectingFs.error(fault, "sync #" + fs.syncCount());
+            throw ArmedFaults.error(fault, "sync #" + fs.syncCount());
           }
           file.sync();
           synchronized (fs) {

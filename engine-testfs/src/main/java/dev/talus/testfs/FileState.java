@@ -30,6 +30,27 @@ final class FileState {
   /** Writes a failed sync should have persisted; no later sync makes them durable. */
   final List<long[]> lost = new ArrayList<>();
 
+  /** The state of a file the wrapper has not seen yet: it existed before, so it is durable. */
+  static FileState of(Map<Path, FileState> files, StorageFs delegate, Path key) throws IOException {
+    FileState st = files.get(key);
+    if (st == null) {
+      st = new FileState();
+      st.nameDurable = true;
+      st.syncedSize = delegate.exists(key) ? delegate.size(key) : 0;
+      files.put(key, st);
+    }
+    return st;
+  }
+
+  /**
+   * A new hard link of a file of {@code size} bytes: its name is not durable yet, its bytes are.
+   */
+  static FileState linked(long size) {
+    FileState st = new FileState();
+    st.syncedSize = size;
+    return st;
+  }
+
   /**
    * A power loss over every file the wrapper knows: names never made durable are removed, the
    * durable images of names removed without a directory sync come back (and {@code restore} is

@@ -136,6 +136,20 @@ public abstract class StorageFsContract {
   }
 
   @Test
+  void aLinkIsASecondNameOfTheSameBytesThatOutlivesTheFirst() throws IOException {
+    Path a = file("a", "shared");
+    Path b = dir.resolve("b");
+    fs.createLink(b, a);
+    fs.syncDirectory(dir);
+    assertThat(read(b)).isEqualTo("shared");
+    assertThatThrownBy(() -> fs.createLink(b, a)).isInstanceOf(FileAlreadyExistsException.class);
+    fs.delete(a);
+    fs.syncDirectory(dir);
+    assertThat(read(b)).isEqualTo("shared");
+    assertThat(fs.list(dir)).containsExactly(b);
+  }
+
+  @Test
   void aFailedRenameOfAMissingFileLeavesTheTargetUntouched() throws IOException {
     Path b = file("b", "kept");
     assertThatThrownBy(() -> fs.rename(dir.resolve("missing"), b))

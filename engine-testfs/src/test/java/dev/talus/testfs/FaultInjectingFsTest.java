@@ -62,6 +62,27 @@ class FaultInjectingFsTest {
   }
 
   @Test
+  void aLinkWithoutDirectorySyncDisappearsAndASyncedOneStays() throws IOException {
+    Path a = dir.resolve("a");
+    try (WritableFile w = fs.create(a)) {
+      w.write(bytes("data"));
+      w.sync();
+    }
+    fs.syncDirectory(dir);
+    fs.createLink(dir.resolve("lost"), a);
+    fs.simulatePowerLoss();
+    assertThat(Files.exists(dir.resolve("lost"))).isFalse();
+    assertThat(content(a)).isEqualTo("data");
+    fs.createLink(dir.resolve("kept"), a);
+    fs.syncDirectory(dir);
+    fs.delete(a);
+    fs.syncDirectory(dir);
+    fs.simulatePowerLoss();
+    assertThat(content(dir.resolve("kept"))).isEqualTo("data");
+    assertThat(Files.exists(a)).isFalse();
+  }
+
+  @Test
   void deleteAndRenameWithoutDirectorySyncAreUndone() throws IOException {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");

@@ -20,8 +20,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code talus dump DIR TABLE --key v1,v2}: what every memtable and SSTable holds for one
- * partition, as JSON, like sstabledump restricted to one partition.
+ * {@code talus dump DIR TABLE (--key v1,v2 | --all)}: what every memtable and SSTable holds for one
+ * partition, or for every partition with a live row, as JSON, like sstabledump.
  */
 @Command(
     name = "dump",
@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
           + " shows its path (set element, map key, list element's timeuuid, field name), and a"
           + " whole collection's deletion (a delete, or an overwrite at its timestamp - 1) shows"
           + " as a deletion_info entry before the column's cells.",
-      "Unlike sstabledump this works per table and partition key, not per SSTable file."
+      "Unlike sstabledump this works per table and partition key (or --all), not per SSTable"
+          + " file."
     })
 public final class DumpCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
@@ -46,7 +47,6 @@ public final class DumpCommand implements Callable<Integer> {
 
   @Option(
       names = {"-k", "--key"},
-      required = true,
       split = ",",
       paramLabel = "VALUE",
       description =
@@ -55,6 +55,22 @@ public final class DumpCommand implements Callable<Integer> {
               + " blobs 0x…")
   List<String> key;
 
+  @Option(
+      names = "--all",
+      description =
+          "Dump every partition instead of one (a JSON array, one object per partition, in token"
+              + " order), streaming: a paged scan finds the partitions, so memory holds one page"
+              + " and one partition at a time. Partitions without a live row (only tombstones or"
+              + " expired data) are not found by the scan and not dumped; name them with --key.")
+  boolean all;
+
+  @Option(
+      names = "--page-size",
+      defaultValue = "1000",
+      paramLabel = "ROWS",
+      description = "With --all: rows per page of the scan (default 1000).")
+  int pageSize;
+
   @Mixin OpenOptions open;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -62,13 +78,62 @@ public final class DumpCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (all == (key != null)) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          all ? "give --key or --all, not both" : "give the partition with --key, or --all");
+    }
+    if (pageSize < 1) {
+      throw new CliException(ExitCodes.USAGE, "--page-size must be positive, got " + pageSize);
+    }
     try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
       Table t = DataDirs.table(db, table);
-      Object[] values = parseKey(t, key);
-      out.println(toJson(t, values, t.dump(values)));
+      if (all) {
+        dumpAll(t, out);
+      } else {
+        Object[] values = parseKey(t, key);
+        out.println(toJson(t, values, t.dump(values)));
+      }
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * Every partition with a live row, as a JSON array written as it goes: a paged scan of the
+   * partition key columns finds each partition once (rows come partition by partition, in token
+   * order), and each is dumped when the scan reaches it.
+   */
+  private void dumpAll(Table t, PrintWriter out) {
+    String[] pk = t.schema().partitionKey().stream().map(ColumnDef::name).toArray(String[]::new);
+    out.print("[");
+    List<Object> previous = null;
+    boolean first = true;
+    dev.talus.PagingState state = null;
+    do {
+      dev.talus.Select q = t.select().columns(pk).pageSize(pageSize);
+      if (state != null) {
+        q.pagingState(state);
+      }
+      dev.talus.ResultSet page = q.execute();
+      for (dev.talus.ResultRow r : page) {
+        List<Object> values = new ArrayList<>(pk.length);
+        for (String c : pk) {
+          values.add(r.get(c));
+        }
+        if (values.equals(previous)) {
+          continue; // another row of the partition just dumped
+        }
+        previous = values;
+        out.print(first ? "\n" : ",\n");
+        first = false;
+        Object[] key = values.toArray();
+        out.print(toJson(t, key, t.dump(key)));
+      }
+      out.flush();
+      state = page.pagingState().orElse(null);
+    } while (state != null);
+    out.println(first ? "]" : "\n]");
   }
 
   /** The partition key values of {@code t} parsed from text, in schema order. */

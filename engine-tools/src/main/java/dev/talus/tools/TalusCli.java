@@ -32,6 +32,11 @@ import picocli.CommandLine.Command;
       DumpCommand.class,
       MetadataCommand.class,
       VerifyCommand.class,
+      SnapshotCommands.Take.class,
+      SnapshotCommands.ListAll.class,
+      SnapshotCommands.Clear.class,
+      SnapshotCommands.Import.class,
+      SnapshotCommands.Copy.class,
       StressCommand.class,
       ServeCommand.class,
       CqlCommand.class

@@ -58,6 +58,53 @@ class DumpCommandTest {
   }
 
   @Test
+  void dumpAllStreamsEveryPartitionWithALiveRowOncePagingAcrossThem() {
+    for (String pageSize : new String[] {"7", "1000"}) {
+      Cli.Result r =
+          Cli.run(
+              "dump",
+              dir.toString(),
+              "readings",
+              "--all",
+              "--page-size",
+              pageSize,
+              "--now",
+              "2026-09-01T00:30:00Z");
+      assertThat(r.exitCode()).as(r.toString()).isZero();
+      String json = r.out().strip();
+      assertThat(json).startsWith("[").endsWith("]");
+      // s-1 (50 rows, several pages of 7) and s-2 (its TTL not yet past) once each; s-3 holds
+      // only a partition deletion, so the scan does not find it
+      assertThat(json.split("\"partition_key\"", -1)).hasSize(3);
+      assertThat(json).contains("\"sensor_id\": \"s-1\"", "\"sensor_id\": \"s-2\"");
+      assertThat(json).doesNotContain("\"sensor_id\": \"s-3\"");
+    }
+  }
+
+  @Test
+  void dumpAllOfAnEmptyTableIsAnEmptyArrayAndKeyOrAllIsRequired() {
+    try (dev.talus.TalusDb db = Fixtures.open(dir, new dev.talus.ManualClock(Fixtures.T0))) {
+      db.createTable(
+          dev.talus.TableSchema.builder("empty")
+              .partitionKey("k", dev.talus.DataType.INT)
+              .column("v", dev.talus.DataType.INT)
+              .build());
+    }
+    Cli.Result empty = Cli.run("dump", dir.toString(), "empty", "--all");
+    assertThat(empty.exitCode()).as(empty.toString()).isZero();
+    assertThat(empty.out().strip()).isEqualTo("[]");
+    Cli.Result r = Cli.run("dump", dir.toString(), "readings", "--all");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    // at the wall clock s-2's TTL is past: only s-1 is left
+    assertThat(r.out().split("\"partition_key\"", -1)).hasSize(2);
+    r = Cli.run("dump", dir.toString(), "readings");
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(r.err()).contains("give the partition with --key, or --all");
+    r = Cli.run("dump", dir.toString(), "readings", "--all", "--key", "s-1,2026-09-01");
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
   void dumpOfAnAbsentPartitionHasNoSources() {
     Cli.Result r = Cli.run("dump", dir.toString(), "readings", "--key", "nobody,2026-09-01");
     assertThat(r.exitCode()).as(r.toString()).isZero();

@@ -135,17 +135,12 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitAlterType(AlterTypeStatement s) {
-    throw types(s.position());
+    return TypeDdl.alter(s, pc);
   }
 
   @Override
   public Executable visitDropType(DropTypeStatement s) {
     return TypeDdl.drop(s, pc);
-  }
-
-  private RuntimeException types(dev.talus.cql.parse.ast.SourcePosition at) {
-    return src()
-        .notYet(at, 1, "user-defined types", "they arrive with the engine's user-defined types");
   }
 
   @Override

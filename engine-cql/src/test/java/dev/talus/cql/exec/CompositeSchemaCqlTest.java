@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.UserType;
-import dev.talus.cql.CqlErrorCode;
 import dev.talus.cql.CqlRow;
-import dev.talus.cql.CqlUnsupportedException;
 import dev.talus.cql.SchemaChange;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Schemas with collections, frozen values, tuples, user types, vectors, statics and counters:
  * DESCRIBE re-creates them, system_schema shows them as Cassandra writes them, and user types are
- * created (and not dropped) through CQL.
+ * created and dropped through CQL.
  */
 class CompositeSchemaCqlTest {
   @TempDir Path first;
@@ -100,7 +98,7 @@ class CompositeSchemaCqlTest {
   }
 
   @Test
-  void createTypeReportsAChangeAndDropTypeIsNotSupportedYet() {
+  void createTypeReportsAChangeAndDropTypeDropsIt() {
     try (CqlDb a = new CqlDb(first)) {
       SchemaChange c =
           a.cql.execute("CREATE TYPE point (x int, y int)").schemaChange().orElseThrow();
@@ -116,15 +114,11 @@ class CompositeSchemaCqlTest {
       assertThatThrownBy(() -> a.cql.execute("DROP TYPE nope"))
           .hasMessageContaining("doesn't exist");
       a.cql.execute("DROP TYPE IF EXISTS nope");
-      CqlUnsupportedException e =
-          (CqlUnsupportedException)
-              org.assertj.core.api.Assertions.catchThrowable(
-                  () -> a.cql.execute("DROP TYPE point"));
-      assertThat(e.reason()).startsWith("not supported yet by Talus: DROP TYPE");
-      assertThat(CqlErrorCode.of(e)).isEqualTo(CqlErrorCode.INVALID);
-      assertThat(a.db.type("point")).isPresent();
       assertThat(a.cql.execute("DESCRIBE TYPE talus.point").one().orElseThrow().getString(3))
           .isEqualTo("CREATE TYPE IF NOT EXISTS talus.point (\n    x int,\n    y int\n);");
+      SchemaChange d = a.cql.execute("DROP TYPE point").schemaChange().orElseThrow();
+      assertThat(d.change()).isEqualTo(SchemaChange.Change.DROPPED);
+      assertThat(a.db.type("point")).isEmpty();
     }
   }
 }

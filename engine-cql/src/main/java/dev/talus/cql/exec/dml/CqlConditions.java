@@ -23,6 +23,7 @@ import dev.talus.cql.parse.CqlPrinter;
 import dev.talus.cql.parse.ast.ColumnRef;
 import dev.talus.cql.parse.ast.Condition;
 import dev.talus.cql.parse.ast.InValues;
+import dev.talus.cql.parse.ast.Operator;
 import dev.talus.cql.parse.ast.Relation;
 import dev.talus.cql.parse.ast.SourcePosition;
 import dev.talus.cql.parse.ast.Term;
@@ -208,6 +209,29 @@ final class CqlConditions {
       return new Prepared(name, key, field, dev.talus.Condition.Op.IN, values, null, c.position());
     }
     Condition.Compare cmp = (Condition.Compare) c;
+    if (cmp.operator() == Operator.CONTAINS || cmp.operator() == Operator.CONTAINS_KEY) {
+      boolean isKey = cmp.operator() == Operator.CONTAINS_KEY;
+      DataType t = def.type();
+      DataType.Kind k = t.kind();
+      if (k != DataType.Kind.MAP
+          && (isKey || (k != DataType.Kind.LIST && k != DataType.Kind.SET))) {
+        throw src.invalid(
+            target.column(),
+            isKey
+                ? "Cannot use CONTAINS KEY on non-map column " + CqlPrinter.quoteName(name)
+                : "Cannot use CONTAINS on non-collection column " + CqlPrinter.quoteName(name));
+      }
+      DataType element = k == DataType.Kind.MAP && !isKey ? t.valueType() : t.elementType();
+      Receiver r = new Receiver(ks, schema.name(), name, ColumnType.of(element));
+      return new Prepared(
+          name,
+          null,
+          null,
+          isKey ? dev.talus.Condition.Op.CONTAINS_KEY : dev.talus.Condition.Op.CONTAINS,
+          List.of(Terms.prepare(cmp.value(), r, pc)),
+          null,
+          c.position());
+    }
     dev.talus.Condition.Op op =
         switch (cmp.operator()) {
           case EQ -> dev.talus.Condition.Op.EQ;
