@@ -90,6 +90,30 @@ public final class TableHandle {
     }
   }
 
+  /** CREATE INDEX: stores the definition durably; false if IF NOT EXISTS found it. */
+  public boolean createIndex(dev.talus.IndexDef def, boolean ifNotExists) {
+    live();
+    synchronized (db) { // schema changes are serialised on the database
+      return TableIndexes.create(db, store(), def, ifNotExists);
+    }
+  }
+
+  /** DROP INDEX: removes the definition durably; false if IF EXISTS missed it. */
+  public boolean dropIndex(String name, boolean ifExists) {
+    live();
+    synchronized (db) {
+      return TableIndexes.drop(db, store(), name, ifExists);
+    }
+  }
+
+  /** The table's secondary indexes, in creation order. */
+  public List<dev.talus.IndexDef> indexes() {
+    live();
+    synchronized (db) {
+      return TableIndexes.of(db, store());
+    }
+  }
+
   /** A truncate: {@code fresh} serves this table from now on. */
   void replaceStore(TableStore fresh) {
     parts = parts(fresh);
