@@ -109,8 +109,10 @@ public final class Table {
    * kept across reopens. See {@link IndexDef} for what can be indexed. Index names are unique
    * within the keyspace.
    *
-   * <p>Talus stores only the definition so far: queries do not use it yet, and filtering on the
-   * column still needs {@link Select#allowFiltering}.
+   * <p>The index's components are built for every SSTable the table has before this returns, and
+   * written with every later flush and compaction. A read that restricts the column by equality
+   * (or, for types other than text, by a range) then needs no {@link Select#allowFiltering} and
+   * reads only the partitions the index names; its result is exactly that of the filtering read.
    *
    * @throws InvalidQueryException if the name is taken in the keyspace, the column is missing or
    *     cannot be indexed, or the column already has an index of that kind

@@ -175,7 +175,9 @@ public final class TableHandle {
   /** Validates and runs one read. */
   public ReadResult read(ReadRequest req) {
     try {
-      return live().reads().read(req);
+      Parts p = live();
+      ReadResult indexed = IndexedRead.read(p.store(), p.reads(), req);
+      return indexed != null ? indexed : p.reads().read(req);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }

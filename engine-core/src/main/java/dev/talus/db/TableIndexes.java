@@ -14,10 +14,13 @@ import java.util.Map;
 /**
  * CREATE INDEX and DROP INDEX, under the database's lock: checks the definition ({@link
  * IndexRules}), then stores the table's new index list in one atomic rewrite of the schema file
- * (the durable point: a crash leaves the old list or the new one). Index names are unique within a
+ * (the durable point: a crash leaves the old list or the new one), then builds a new index's
+ * components for every live SSTable, or deletes a dropped one's. Index names are unique within a
  * keyspace, as in Cassandra. Stateless.
  */
 final class TableIndexes {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableIndexes.class);
+
   private TableIndexes() {}
 
   /** Adds {@code def} to the table of {@code store}; false if IF NOT EXISTS found it there. */
@@ -41,6 +44,17 @@ final class TableIndexes {
     List<IndexDef> next = new ArrayList<>(mine);
     next.add(def);
     save(db, store, next, "create index " + def.name());
+    store.indexes().define(next);
+    try {
+      // built now for the SSTables there are; one that misses it later is built when first needed
+      store.indexes().buildFor(def, store.tracker().current().sstables(), store.keys());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "Building index {} of table {} failed; it is built when a query first needs it",
+          def.name(),
+          s.name(),
+          e);
+    }
     return true;
   }
 
@@ -56,6 +70,12 @@ final class TableIndexes {
           "Index '" + name + "' doesn't exist on table " + store.schema().name());
     }
     save(db, store, next, "drop index " + name);
+    store.indexes().define(next);
+    try {
+      store.indexes().dropFiles(name, store.tracker().current().sstables());
+    } catch (IOException e) {
+      LOG.warn("Deleting the files of dropped index {} failed", name, e);
+    }
     return true;
   }
 
