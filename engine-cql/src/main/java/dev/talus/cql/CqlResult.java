@@ -62,9 +62,15 @@ public final class CqlResult implements Iterable<CqlRow> {
     return new CqlResult(Kind.ROWS, columns, rows, pagingState, warnings, null, null, null);
   }
 
-  /** Nothing. */
+  /** The result of every statement that returns nothing and warns of nothing (most writes). */
+  private static final CqlResult VOID_RESULT =
+      new CqlResult(Kind.VOID, List.of(), List.of(), null, List.of(), null, null, null);
+
+  /** Nothing (one shared instance when there are no warnings: a write allocates no result). */
   public static CqlResult empty(List<String> warnings) {
-    return new CqlResult(Kind.VOID, List.of(), List.of(), null, warnings, null, null, null);
+    return warnings.isEmpty()
+        ? VOID_RESULT
+        : new CqlResult(Kind.VOID, List.of(), List.of(), null, warnings, null, null, null);
   }
 
   /** The session now uses {@code keyspace}. */

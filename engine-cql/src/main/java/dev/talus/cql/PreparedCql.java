@@ -74,6 +74,11 @@ public final class PreparedCql {
    * @throws CqlInvalidRequestException if the number of values is not the number of markers
    */
   public BoundCql bind(Object... values) {
+    checkCount(values);
+    return new BoundCql(this, values.clone(), session.defaultFetchSize(), null, null);
+  }
+
+  private void checkCount(Object[] values) {
     if (values.length != variables.size()) {
       throw new CqlInvalidRequestException(
           "There were "
@@ -82,7 +87,6 @@ public final class PreparedCql {
               + values.length
               + " bound variables");
     }
-    return new BoundCql(this, values.clone(), session.defaultFetchSize(), null, null);
   }
 
   /** A bound statement with every marker unset, to set by position or name. */
@@ -92,9 +96,16 @@ public final class PreparedCql {
     return new BoundCql(this, values, session.defaultFetchSize(), null, null);
   }
 
-  /** Binds {@code values} in order and executes: {@code bind(values).execute()}. */
+  /**
+   * Binds {@code values} in order and executes: what {@code bind(values).execute()} does, without
+   * the bound statement and the copy of the values in between (the execution reads {@code values}
+   * before it returns; a result with more pages keeps its own copy).
+   *
+   * @throws CqlInvalidRequestException if the number of values is not the number of markers
+   */
   public CqlResult execute(Object... values) {
-    return bind(values).execute();
+    checkCount(values);
+    return session.execute(this, values);
   }
 
   TalusSession session() {

@@ -228,12 +228,18 @@ public final class TalusSession {
         bound.timestampOrNull());
   }
 
+  /** Executes {@code p} with {@code values} (counted already) and the session's defaults. */
+  CqlResult execute(PreparedCql p, Object[] values) {
+    return run(p, values, fetchSize <= 0 ? Integer.MAX_VALUE : fetchSize, null, null);
+  }
+
   private CqlResult run(
       PreparedCql p, Object[] values, int pageSize, PagingState paging, Long timestamp) {
     ExecContext ctx = new ExecContext(state, values, pageSize, paging, timestamp);
     CqlResult r = p.executable().execute(ctx);
     if (r.hasMorePages()) {
-      r = r.withNextPage(next -> run(p, values, pageSize, next, timestamp));
+      Object[] kept = values.clone(); // the caller's array may change once this returns
+      r = r.withNextPage(next -> run(p, kept, pageSize, next, timestamp));
     }
     return r;
   }

@@ -221,6 +221,51 @@ class CqlThroughDriverTest {
   }
 
   @Test
+  void counterBatchesAndCassandrasRefusalOfCountersInALoggedBatch() {
+    session.execute("CREATE TABLE hits (page text PRIMARY KEY, n counter, bytes counter)");
+    PreparedStatement hit =
+        session.prepare("UPDATE hits SET n = n + 1, bytes = bytes + ? WHERE page = ?");
+    BatchStatement batch =
+        BatchStatement.builder(DefaultBatchType.COUNTER)
+            .addStatement(hit.bind(100L, "/a"))
+            .addStatement(hit.bind(50L, "/a"))
+            .addStatement(hit.bind(7L, "/b"))
+            .addStatement(
+                SimpleStatement.newInstance("UPDATE hits SET n = n - 3 WHERE page = '/b'"))
+            .build();
+    session.execute(batch);
+    session.execute(batch);
+    Row a = session.execute("SELECT n, bytes FROM hits WHERE page = '/a'").one();
+    assertThat(a.getLong(0)).isEqualTo(4L);
+    assertThat(a.getLong(1)).isEqualTo(300L);
+    Row b = session.execute("SELECT n, bytes FROM hits WHERE page = '/b'").one();
+    assertThat(b.getLong(0)).isEqualTo(-4L);
+    assertThat(b.getLong(1)).isEqualTo(14L);
+    assertThatThrownBy(
+            () ->
+                session.execute(
+                    BatchStatement.builder(DefaultBatchType.LOGGED)
+                        .addStatement(hit.bind(1L, "/a"))
+                        .build()))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("Cannot include a counter statement in a logged batch");
+    PreparedStatement insert =
+        session.prepare("INSERT INTO events (room, at, body) VALUES ('counted', ?, ?)");
+    assertThatThrownBy(
+            () ->
+                session.execute(
+                    BatchStatement.builder(DefaultBatchType.COUNTER)
+                        .addStatement(hit.bind(1L, "/a"))
+                        .addStatement(insert.bind(1, "x"))
+                        .build()))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("Cannot include non-counter statement in a counter batch");
+    assertThat(session.execute("SELECT n FROM hits WHERE page = '/a'").one().getLong(0))
+        .isEqualTo(4L);
+    assertThat(session.execute("SELECT * FROM events WHERE room = 'counted'").one()).isNull();
+  }
+
+  @Test
   void errorsArriveAsTheDriversExceptions() {
     assertThatThrownBy(() -> session.execute("SELEC * FROM events"))
         .isInstanceOf(SyntaxError.class)

@@ -30,10 +30,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a set, a map, a list and a static column, and on a counter table, applied through CQL (prepared
  * statements) and to twin tables through the builder API — whole-collection writes, element adds
  * and removes, map puts and element deletions, list appends and prepends, static writes without a
- * clustering key, row and partition deletions, counter increments — with flushes, compactions,
- * clock jumps and reopens; every read, asked both ways, must give the same rows. The seed is
- * printed; {@code -Dtalus.cql.model.seed=S} replays one and {@code -Dtalus.cql.model.ops=N}
- * lengthens a run.
+ * clustering key, row and partition deletions, {@code INSERT JSON} of the composite values (with
+ * {@code DEFAULT NULL} and {@code UNSET}), counter increments alone and in counter batches — with
+ * flushes, compactions, clock jumps and reopens; every read, asked both ways, must give the same
+ * rows. The seed is printed; {@code -Dtalus.cql.model.seed=S} replays one and {@code
+ * -Dtalus.cql.model.ops=N} lengthens a run.
  */
 class CompositeCqlModelTest {
   static final int OPS = Integer.getInteger("talus.cql.model.ops", 500);
@@ -96,7 +97,7 @@ class CompositeCqlModelTest {
       int c = rnd.nextInt(3);
       int e = rnd.nextInt(5);
       String key = "k" + rnd.nextInt(3);
-      int op = rnd.nextInt(16);
+      int op = rnd.nextInt(18);
       switch (op) {
         case 0 -> {
           Set<Integer> s = Set.of(e, e + 10);
@@ -169,6 +170,41 @@ class CompositeCqlModelTest {
             db.close();
             open();
           }
+        }
+        case 15 -> {
+          // INSERT JSON: the composite values in their JSON form; DEFAULT NULL writes a null
+          // (a tombstone) in every column left out, the static one too, DEFAULT UNSET none
+          boolean unset = rnd.nextBoolean();
+          String json =
+              "{\"k\": %d, \"c\": %d, \"s\": [%d, %d], \"mp\": {\"%s\": %d}, \"l\": \"[%d, %d]\"}"
+                  .formatted(k, c, e + 10, e, key, e, e, e);
+          run("INSERT INTO viacql JSON ?" + (unset ? " DEFAULT UNSET" : ""), json);
+          var insert =
+              api.insert()
+                  .value("k", k)
+                  .value("c", c)
+                  .value("s", Set.of(e, e + 10))
+                  .value("mp", Map.of(key, e))
+                  .value("l", List.of(e, e));
+          if (!unset) {
+            insert.value("st", null);
+          }
+          insert.execute();
+        }
+        case 16 -> {
+          long d = rnd.nextInt(7) - 3;
+          int other = (k + 1) % 3;
+          run(
+              "BEGIN COUNTER BATCH UPDATE viacqlc SET n = n + ? WHERE k = ?;"
+                  + " UPDATE viacqlc SET n = n - ? WHERE k = ?; APPLY BATCH",
+              d,
+              k,
+              1L,
+              other);
+          db.batch()
+              .add(apiCounters.update().where("k", k).increment("n", d))
+              .add(apiCounters.update().where("k", other).increment("n", -1L))
+              .execute();
         }
         default -> {
           compare(k);

@@ -223,8 +223,9 @@ class DmlTest {
     assertThatThrownBy(
             () ->
                 cql.execute(
-                    "BEGIN COUNTER BATCH UPDATE m SET n = n + 1 WHERE k = 'a' AND c = 1 APPLY BATCH"))
-        .isInstanceOf(CqlUnsupportedException.class);
+                    "BEGIN COUNTER BATCH UPDATE m SET v = 'x' WHERE k = 'a' AND c = 1 APPLY BATCH"))
+        .isInstanceOf(CqlInvalidRequestException.class)
+        .hasMessageContaining("Cannot include non-counter statement in a counter batch");
   }
 
   @Test

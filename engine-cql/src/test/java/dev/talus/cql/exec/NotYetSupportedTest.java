@@ -44,7 +44,6 @@ class NotYetSupportedTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "counter batch | BEGIN COUNTER BATCH UPDATE m SET n = n + 1 WHERE k = 'a' AND c = 1 APPLY BATCH | COUNTER",
         "collection indexes | CREATE INDEX ON m (keys(v)) | index",
         "slices | SELECT v[1..2] FROM m WHERE k = 'a' | slice",
         "LIKE | SELECT * FROM m WHERE k = 'a' AND v LIKE 'x%' ALLOW FILTERING | LIKE",

@@ -141,6 +141,33 @@ class PreparedTest {
   }
 
   @Test
+  void executeReadsTheCallersValuesOnceAndPagesWithItsOwnCopy() {
+    PreparedCql insert = cql.prepare("INSERT INTO m (k, c, v) VALUES (?, ?, ?)");
+    Object[] values = {"a", 0, "x"};
+    for (int c = 0; c < 5; c++) {
+      values[1] = c;
+      assertThat(insert.execute(values).warnings()).isEmpty();
+    }
+    values[0] = "b";
+    values[1] = 9;
+    insert.execute(values);
+    TalusSession paged = TalusSession.builder(t.db).fetchSize(2).build();
+    Object[] key = {"a"};
+    dev.talus.cql.CqlResult first = paged.prepare("SELECT c FROM m WHERE k = ?").execute(key);
+    key[0] = "b"; // the next pages still read partition a
+    List<Integer> cs = new java.util.ArrayList<>();
+    for (dev.talus.cql.CqlResult r = first; ; r = r.fetchNextPage()) {
+      r.forEach(row -> cs.add(row.getInt(0)));
+      if (!r.hasMorePages()) {
+        break;
+      }
+    }
+    assertThat(cs).containsExactly(0, 1, 2, 3, 4);
+    assertThatThrownBy(() -> insert.execute("a", 1))
+        .hasMessage("There were 3 markers(?) in CQL but 2 bound variables");
+  }
+
+  @Test
   void aDefaultTimestampAppliesToWritesWithoutOne() {
     PreparedCql p = cql.prepare("UPDATE m SET v = ? WHERE k = ? AND c = ?");
     p.bind("x", "a", 1).timestamp(123_456L).execute();

@@ -16,14 +16,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code BEGIN [UNLOGGED] BATCH ... APPLY BATCH}: every statement's writes go into one engine
- * {@link Batch} — validated together (one invalid write refuses the batch), recorded as one
+ * {@code BEGIN [UNLOGGED | COUNTER] BATCH ... APPLY BATCH}: every statement's writes go into one
+ * engine {@link Batch} — validated together (one invalid write refuses the batch), recorded as one
  * commit-log record, writes without a timestamp sharing one. That is Cassandra's logged batch; an
  * {@code UNLOGGED} batch gets the same guarantee, which is stronger than Cassandra's. Cassandra's
- * rules hold: a timestamp on the batch or on its statements, not both; no TTL on the batch. {@code
- * COUNTER} batches wait for counters. A batch with {@code IF} clauses is a conditional batch: its
- * writes must go to one partition of one table, no timestamp may be given, and it returns
- * Cassandra's {@code [applied]} rows. Immutable and thread-safe.
+ * rules hold: a timestamp on the batch or on its statements, not both; no TTL on the batch; writes
+ * to counter tables only in a {@code COUNTER} (or {@code UNLOGGED}) batch that holds nothing else
+ * and has no timestamp. A batch with {@code IF} clauses is a conditional batch: its writes must go
+ * to one partition of one table, no timestamp may be given, and it returns Cassandra's {@code
+ * [applied]} rows. Immutable and thread-safe.
  */
 final class BatchExec implements Executable {
   private final List<WriteStatement> statements;
@@ -47,17 +48,20 @@ final class BatchExec implements Executable {
 
   static BatchExec prepare(BatchStatement b, PrepareContext pc) {
     Source src = pc.source();
-    if (b.type() == BatchStatement.Type.COUNTER) {
-      throw src.notYet(
-          b.position(), 5, "COUNTER batches", "counters arrive with the engine's counter support");
-    }
     if (b.attributes().ttl() != null) {
       throw src.invalid(
           b.attributes().ttl().position(), "Global TTL on the BATCH statement is not supported.");
     }
+    if (b.type() == BatchStatement.Type.COUNTER && b.attributes().timestamp() != null) {
+      throw src.invalid(
+          b.attributes().timestamp().position(),
+          "Cannot provide custom timestamp for counter BATCH");
+    }
     WriteAttributes attributes = WriteAttributes.prepare(b.attributes(), pc);
     List<WriteStatement> statements = new ArrayList<>();
     boolean conditional = false;
+    ModificationStatement firstCounter = null;
+    ModificationStatement firstOther = null;
     for (ModificationStatement m : b.statements()) {
       WriteStatement w = Writes.prepare(m, pc);
       conditional |= w.conditions().conditional();
@@ -65,8 +69,14 @@ final class BatchExec implements Executable {
         throw src.invalid(
             m.position(), 6, "Timestamp must be set either on BATCH or individual statements");
       }
+      if (w.writesCounters()) {
+        firstCounter = firstCounter == null ? m : firstCounter;
+      } else {
+        firstOther = firstOther == null ? m : firstOther;
+      }
       statements.add(w);
     }
+    checkCounterRules(b, attributes, firstCounter, firstOther, src);
     if (conditional) {
       if (attributes.hasTimestamp()) {
         throw src.invalid(
@@ -83,6 +93,38 @@ final class BatchExec implements Executable {
       }
     }
     return new BatchExec(statements, attributes, conditional, src, b.position());
+  }
+
+  /**
+   * Cassandra's rules (its {@code BatchStatement.validate}, in its order): counter writes go in a
+   * {@code COUNTER} batch (or an {@code UNLOGGED} one) and only counter writes do; a batch with
+   * counters takes no timestamp.
+   */
+  private static void checkCounterRules(
+      BatchStatement b,
+      WriteAttributes attributes,
+      ModificationStatement firstCounter,
+      ModificationStatement firstOther,
+      Source src) {
+    if (attributes.hasTimestamp() && firstCounter != null) {
+      throw src.invalid(
+          b.attributes().timestamp().position(),
+          "Cannot provide custom timestamp for a BATCH containing counters");
+    }
+    if (b.type() == BatchStatement.Type.COUNTER && firstOther != null) {
+      throw src.invalid(
+          firstOther.position(), 6, "Cannot include non-counter statement in a counter batch");
+    }
+    if (firstCounter != null && firstOther != null) {
+      throw src.invalid(
+          firstOther.position(),
+          6,
+          "Counter and non-counter mutations cannot exist in the same batch");
+    }
+    if (b.type() == BatchStatement.Type.LOGGED && firstCounter != null) {
+      throw src.invalid(
+          firstCounter.position(), 6, "Cannot include a counter statement in a logged batch");
+    }
   }
 
   @Override

@@ -152,6 +152,11 @@ final class DeleteExec extends WriteStatement {
   }
 
   @Override
+  boolean writesCounters() {
+    return table.schema().isCounterTable();
+  }
+
+  @Override
   boolean hasOwnTimestamp() {
     return attributes.hasTimestamp();
   }

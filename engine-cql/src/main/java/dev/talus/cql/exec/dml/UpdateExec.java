@@ -134,6 +134,11 @@ final class UpdateExec extends WriteStatement {
   }
 
   @Override
+  boolean writesCounters() {
+    return counters;
+  }
+
+  @Override
   boolean hasOwnTimestamp() {
     return attributes.hasTimestamp();
   }

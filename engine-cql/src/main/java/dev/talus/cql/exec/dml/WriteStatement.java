@@ -43,6 +43,11 @@ abstract class WriteStatement implements Executable {
   /** Runs the statement's writes: one on its own, several (IN) as one batch. */
   abstract void run(ExecContext ctx);
 
+  /** Whether the statement writes to a counter table (Cassandra's {@code isCounter()}). */
+  boolean writesCounters() {
+    return false;
+  }
+
   /** The statement's {@code IF} clause ({@link CqlConditions#NONE} without one). */
   CqlConditions conditions() {
     return CqlConditions.NONE;

@@ -115,7 +115,10 @@ public final class Json {
         dev.talus.UdtValue u = (dev.talus.UdtValue) v;
         sb.append('{');
         for (int i = 0; i < c.size(); i++) {
-          sb.append(i == 0 ? "" : ", ").append(quote(type.userType().fieldNames().get(i)));
+          // a case-sensitive field name in escaped quotes, as Cassandra writes it, so it reads back
+          String field = type.userType().fieldNames().get(i);
+          boolean folded = field.equals(field.toLowerCase(java.util.Locale.ROOT));
+          sb.append(i == 0 ? "" : ", ").append(quote(folded ? field : "\"" + field + "\""));
           sb.append(": ");
           write(sb, ColumnType.of(c.get(i)), u.get(i));
         }
@@ -159,11 +162,15 @@ public final class Json {
   /**
    * The value of {@code type} that a parsed JSON value stands for, Cassandra's {@code
    * fromJSONObject}: numbers or numeric strings for numbers, strings for text-like types, {@code
-   * "0x..."} for blobs. {@link IllegalArgumentException} saying why otherwise.
+   * "0x..."} for blobs, and for composite types what {@link JsonComposites} reads. {@link
+   * IllegalArgumentException} saying why otherwise.
    */
   public static Object toValue(DataType type, Object json) {
     if (json == null) {
       return null;
+    }
+    if (JsonComposites.handles(type)) {
+      return JsonComposites.toValue(type, json);
     }
     try {
       return switch (type.kind()) {
@@ -220,23 +227,27 @@ public final class Json {
     throw new IllegalArgumentException(
         "Expected a string representation of a "
             + type.cqlName()
-            + " value, but got a "
-            + kind(json)
+            + " value, but got "
+            + kindOf(json)
             + ": "
             + json);
   }
 
-  private static String kind(Object json) {
+  /** What a parsed JSON value is, with its article: "an object", "a number", ... */
+  static String kindOf(Object json) {
     if (json instanceof Map) {
-      return "object";
+      return "an object";
     }
     if (json instanceof List) {
-      return "array";
+      return "an array";
     }
     if (json instanceof BigDecimal) {
-      return "number";
+      return "a number";
     }
-    return json instanceof Boolean ? "boolean" : "value";
+    if (json instanceof String) {
+      return "a string";
+    }
+    return json instanceof Boolean ? "a boolean" : "a value";
   }
 
   /** A recursive-descent JSON parser, nesting bounded so deep input cannot overflow the stack. */
