@@ -1,6 +1,8 @@
 package dev.talus;
 
+import dev.talus.db.Aggregates;
 import dev.talus.request.AggregateRequest;
+import dev.talus.request.Distinct;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
@@ -67,6 +69,9 @@ public final class Select {
   private boolean allowFiltering;
   private int perPartitionLimit = Integer.MAX_VALUE;
   private final List<Selector> selectors = new ArrayList<>();
+  private final List<String> groupBy = new ArrayList<>(0);
+
+  private boolean distinct;
 
   Select(Table table) {
     this.table = table;
@@ -277,6 +282,52 @@ public final class Select {
     return this;
   }
 
+  /**
+   * Groups the rows by the partition key, or by the partition key and a prefix of the clustering
+   * columns (CQL's {@code GROUP BY}): the columns follow the primary key's order, and columns
+   * restricted by one {@link #eq} value may be left out ({@code eq("k", 1).groupBy("b")}). {@link
+   * #execute()} then returns the first row of each group; {@link #forEachGroupedRow} hands out
+   * every row of every group, to aggregate each group (with an {@link Aggregator} per group).
+   * {@link #limit}, {@link #perPartitionLimit} and {@link #pageSize} count groups, and a page ends
+   * after a whole group. The rows are read in internal pages, so memory stays bounded whatever the
+   * size of a group. A grouped read of several partitions ({@link #in}) cannot be ordered.
+   *
+   * @throws InvalidQueryException (when executed) for a column outside the primary key or out of
+   *     its order, as Cassandra refuses them
+   */
+  public Select groupBy(String... columns) {
+    for (String c : columns) {
+      groupBy.add(Objects.requireNonNull(c, "column"));
+    }
+    return this;
+  }
+
+  /**
+   * Reads one page of the groups of a {@link #groupBy} select, handing each row of each group to
+   * {@code each}, in order; returns the paging state to pass to {@link #pagingState} for the next
+   * page of groups, if one may follow. Each internal page of rows is a consistent read; a page of
+   * groups resumes exactly after the last group of the one before.
+   */
+  public Optional<PagingState> forEachGroupedRow(GroupedRow each) {
+    Objects.requireNonNull(each, "each");
+    if (groupBy.isEmpty()) {
+      throw new InvalidQueryException("forEachGroupedRow needs groupBy(...) columns");
+    }
+    byte[] state =
+        Aggregates.group(table.store(), table.schema(), request(), List.copyOf(groupBy), each);
+    return Optional.ofNullable(state).map(PagingState::new);
+  }
+
+  /**
+   * One row per partition holding only the partition key and static columns (CQL's {@code SELECT
+   * DISTINCT}): {@link #columns} may name only those (default: all of them), restrictions only them
+   * too; in a scan, paged by partitions. A partition with static data and no rows counts.
+   */
+  public Select distinct() {
+    this.distinct = true;
+    return this;
+  }
+
   /** Whether rows come back in the reverse of the table's clustering order. */
   boolean reversedOrder() {
     if (orderBy.isEmpty()) {
@@ -362,27 +413,49 @@ public final class Select {
   }
 
   private Object aggregate(AggregateRequest.Function function, String column) {
+    if (!groupBy.isEmpty()) {
+      throw new InvalidQueryException(
+          "an aggregate of a grouped select has one value per group: aggregate each group's rows"
+              + " with forEachGroupedRow and an Aggregator");
+    }
     return table.store().aggregate(request(), new AggregateRequest(function, column));
   }
 
   public ResultSet execute() {
+    if (!groupBy.isEmpty()) {
+      List<ResultRow> first = new ArrayList<>();
+      Optional<PagingState> next =
+          forEachGroupedRow(
+              (row, firstOfGroup) -> {
+                if (firstOfGroup) {
+                  first.add(row);
+                }
+              });
+      return new ResultSet(first, next.orElse(null));
+    }
     ReadResult r = table.store().read(request());
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
   }
 
   private ReadRequest request() {
+    List<String> read = columns;
+    int perPartition = perPartitionLimit;
+    if (distinct) {
+      read = Distinct.columns(table.schema(), columns, restrictions, tupleRestrictions);
+      perPartition = 1;
+    }
     return new ReadRequest(
         restrictions,
         tupleRestrictions,
-        columns,
+        read,
         orderBy,
         reversed,
         limit,
         pageSize,
         pagingState == null ? null : pagingState.bytes(),
         allowFiltering,
-        perPartitionLimit,
+        perPartition,
         tokenRestrictions,
         List.copyOf(selectors));
   }

@@ -1,6 +1,7 @@
 package dev.talus;
 
 import dev.talus.db.Database;
+import dev.talus.db.RequestTime;
 import dev.talus.db.StorageHook;
 import dev.talus.db.TableHandle;
 import java.time.InstantSource;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * An open Talus database: one data directory, locked while open, holding any number of keyspaces
@@ -259,6 +261,16 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * Flushes and compactions that failed because the disk was full, and their automatic retries:
+   * such a failure keeps the memtable (or the compaction's inputs), deletes its partial files, and
+   * is retried with a backoff until space is freed. See docs/reliability.md.
+   */
+  public DiskFullStats diskFullStats() {
+    database.checkOpen();
+    return database.diskFullStats();
+  }
+
+  /**
    * Starts a batch: writes to one or more tables recorded as one commit-log record (all replayed
    * after a crash, or none).
    */
@@ -280,6 +292,17 @@ public final class TalusDb implements AutoCloseable {
   /** The clock every "now" of this database comes from. */
   public InstantSource clock() {
     return database.clock();
+  }
+
+  /**
+   * Runs {@code work} on the calling thread with {@code epochSeconds} as "now" for the reads and
+   * writes it makes: which expiring cells are still live and the TTL they have left, and the local
+   * deletion time of the tombstones and expiring cells it writes (the {@code now_in_seconds} of
+   * Cassandra's native protocol v5). Write timestamps still come from the {@link #clock()}; other
+   * threads, flushes and compactions keep the clock's time. An inner call wins over an outer one.
+   */
+  public <T> T atNowInSeconds(long epochSeconds, Supplier<T> work) {
+    return RequestTime.at(database, epochSeconds, work);
   }
 
   public TalusOptions options() {

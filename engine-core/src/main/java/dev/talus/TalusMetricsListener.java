@@ -68,6 +68,14 @@ public interface TalusMetricsListener {
   default void onCompaction(String table, long bytesIn, long bytesOut) {}
 
   /**
+   * The disk under {@code directory} filled up ({@code full} true: a flush or compaction failed
+   * with "No space left on device", {@code detail} says which and the error) or has room again
+   * ({@code full} false: the automatic retries all went through). See {@link
+   * TalusDb#diskFullStats()}.
+   */
+  default void onDiskFull(String directory, boolean full, String detail) {}
+
+  /**
    * A guardrail fired for the partition described by {@code partitionKey} (column=value pairs, as
    * in log messages).
    */

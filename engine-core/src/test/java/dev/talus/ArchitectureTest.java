@@ -64,7 +64,8 @@ class ArchitectureTest {
           "Update",
           "Delete",
           "Buckets",
-          "ConditionalWrites");
+          "ConditionalWrites",
+          "Aggregator");
 
   /** The seam: the only internal packages the API's entry points may use. */
   private static final String[] SEAM = {"dev.talus.db..", "dev.talus.request.."};

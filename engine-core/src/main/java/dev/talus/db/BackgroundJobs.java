@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The threads of one database and the work queued on them: background flushes (one queued per table
- * at most), background compaction rounds (one queued per table at most), and the read threads of
- * multi-partition reads. Threads are daemons named after the database and their job; {@link
- * Database#close()} stops them. Thread-safe.
+ * at most), background compaction rounds (one queued per table at most), the retries of flushes and
+ * compactions a full disk failed ({@link DiskFullRetries}), and the read threads of multi-partition
+ * reads. Threads are daemons named after the database and their job; {@link Database#close()} stops
+ * them. Thread-safe.
  */
 final class BackgroundJobs implements FlushTrigger {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
@@ -31,6 +32,7 @@ final class BackgroundJobs implements FlushTrigger {
   private final ExecutorService flushExecutor;
   private final ExecutorService compactionExecutor;
   private final Set<TableStore> compactionQueued = ConcurrentHashMap.newKeySet();
+  private final DiskFullRetries diskFull;
 
   BackgroundJobs(DbContext ctx, Database db) {
     this.ctx = ctx;
@@ -44,6 +46,17 @@ final class BackgroundJobs implements FlushTrigger {
     this.compactionExecutor =
         Executors.newFixedThreadPool(
             options.compactionThreads(), threads("talus-" + name + "-compaction-"));
+    this.diskFull = new DiskFullRetries(ctx, "talus-" + name + "-retry", this::scheduleCompaction);
+  }
+
+  /** Flushes and compactions that failed on a full disk, retried by themselves. */
+  DiskFullRetries diskFull() {
+    return diskFull;
+  }
+
+  @Override
+  public String stallReason() {
+    return diskFull.stallReason();
   }
 
   /** Daemon threads named after their database and job, numbered from 1. */
@@ -66,7 +79,8 @@ final class BackgroundJobs implements FlushTrigger {
     if (ctx.isClosed()
         || ctx.isStopped()
         || !ctx.options().backgroundCompaction()
-        || ctx.compactionsPaused()) {
+        || ctx.compactionsPaused()
+        || diskFull.active()) { // the retries compact the tables that failed
       return;
     }
     if (!compactionQueued.add(t)) {
@@ -79,7 +93,7 @@ final class BackgroundJobs implements FlushTrigger {
             try {
               t.compactions().runNextBackground();
             } catch (RuntimeException e) {
-              if (!ctx.isClosed()) {
+              if (!ctx.isClosed() && !DiskFullRetries.isDiskFull(e)) { // a full disk: logged once
                 LOG.error("Background compaction of table {} failed", t.schema().name(), e);
               }
             }
@@ -91,7 +105,10 @@ final class BackgroundJobs implements FlushTrigger {
 
   /** Queues a background flush of {@code t} (at most one queued per table). */
   void scheduleFlush(TableStore t) {
-    if (ctx.isClosed() || ctx.isStopped() || !t.flushQueued().compareAndSet(false, true)) {
+    if (ctx.isClosed()
+        || ctx.isStopped()
+        || diskFull.active() // the retries flush the tables that failed
+        || !t.flushQueued().compareAndSet(false, true)) {
       return;
     }
     try {
@@ -101,7 +118,9 @@ final class BackgroundJobs implements FlushTrigger {
             try {
               t.flush();
             } catch (RuntimeException e) {
-              LOG.error("Background flush of table {} failed", t.schema().name(), e);
+              if (!DiskFullRetries.isDiskFull(e)) { // a full disk is logged once per episode
+                LOG.error("Background flush of table {} failed", t.schema().name(), e);
+              }
             }
           });
     } catch (RejectedExecutionException e) {
@@ -159,6 +178,7 @@ final class BackgroundJobs implements FlushTrigger {
    * wait it hit, or with {@code giveUpOnInterrupt} every wait (a simulated crash).
    */
   void stopFlushesAndCompactions(boolean giveUpOnInterrupt) {
+    diskFull.stop();
     compactionExecutor.shutdown();
     flushExecutor.shutdown();
     try {

@@ -165,6 +165,11 @@ public final class Database implements Closeable {
     return setAside.list();
   }
 
+  /** Flushes and compactions that failed on a full disk, and their retries by themselves. */
+  public dev.talus.DiskFullStats diskFullStats() {
+    return jobs.diskFull().stats();
+  }
+
   /** True if table {@code id} was set aside at open: its commit-log records must be kept. */
   boolean isSetAside(int id) {
     return setAside.contains(id);
@@ -493,6 +498,4 @@ public final class Database implements Closeable {
       throw failure;
     }
   }
-
-  /** What each table needs from its database. */
 }

@@ -46,4 +46,10 @@ final class DatabaseHost implements TableHost {
   public void compacted(TableStore table) {
     jobs.scheduleCompaction(table);
   }
+
+  @Override
+  public void writeFailed(
+      TableStore table, boolean compaction, String what, java.io.IOException cause) {
+    jobs.diskFull().failed(table, compaction, what, cause);
+  }
 }

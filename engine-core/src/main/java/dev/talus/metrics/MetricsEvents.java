@@ -60,6 +60,16 @@ public final class MetricsEvents {
     }
   }
 
+  public void diskFull(String directory, boolean full, String detail) {
+    if (enabled) {
+      try {
+        listener.onDiskFull(directory, full, detail);
+      } catch (RuntimeException e) {
+        failed("onDiskFull", e);
+      }
+    }
+  }
+
   public void compaction(String table, long bytesIn, long bytesOut) {
     if (enabled) {
       try {

@@ -46,7 +46,7 @@ public final class Aggregation {
               + " combined with limit, perPartitionLimit, pageSize or pagingState");
     }
     ColumnDef c = agg.column() == null ? null : Columns.column(s, agg.column());
-    Acc acc = accumulator(s, agg, c);
+    AggregateRequest.Accumulator acc = accumulator(s, agg, c);
     // count(*) reads every column, so a partition holding only static data counts as its one row
     List<String> projected = c != null ? List.of(c.name()) : List.of();
     byte[] state = null;
@@ -81,47 +81,61 @@ public final class Aggregation {
     return acc.result();
   }
 
-  private interface Acc {
-    void add(Object v);
+  private interface Acc extends AggregateRequest.Accumulator {}
 
-    Object result();
+  private static AggregateRequest.Accumulator accumulator(
+      TableSchema s, AggregateRequest agg, ColumnDef c) {
+    return accumulator(
+        agg.function(),
+        c == null ? null : c.type(),
+        c == null ? null : c.name() + " of " + s.name());
   }
 
-  private static Acc accumulator(TableSchema s, AggregateRequest agg, ColumnDef c) {
-    return switch (agg.function()) {
+  /**
+   * A new accumulator of {@code f} over values of {@code type} (ignored for count), refusing types
+   * it cannot aggregate with an error naming {@code what} (e.g. {@code "v of t"}).
+   */
+  public static AggregateRequest.Accumulator accumulator(
+      AggregateRequest.Function f, DataType type, String what) {
+    return switch (f) {
       case COUNT -> new Count();
       case MIN, MAX -> {
-        if (!c.type().canBeKey()) {
+        if (!type.canBeKey()) {
           throw new InvalidQueryException(
-              agg.function().name().toLowerCase(java.util.Locale.ROOT)
+              f.name().toLowerCase(java.util.Locale.ROOT)
                   + " needs a column with an order; "
-                  + c.name()
-                  + " of "
-                  + s.name()
+                  + what
                   + " is "
-                  + c.type().cqlName());
+                  + type.cqlName());
         }
-        Comparator<Object> order = TypeCodec.of(c.type()).comparator();
-        yield new Extreme(
-            agg.function() == AggregateRequest.Function.MIN ? order : order.reversed());
+        Comparator<Object> order = TypeCodec.of(type).comparator();
+        yield new Extreme(f == AggregateRequest.Function.MIN ? order : order.reversed());
       }
-      case SUM, AVG -> new Numeric(numericType(s, agg, c), agg.function());
+      case SUM, AVG -> new Numeric(numericType(f, type, what), f);
     };
   }
 
-  private static DataType.Kind numericType(TableSchema s, AggregateRequest agg, ColumnDef c) {
-    return switch (c.type().kind()) {
-      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> c.type().kind();
+  /** The type of {@code f}'s result over values of {@code type}, as Cassandra types it. */
+  public static DataType resultType(AggregateRequest.Function f, DataType type, String what) {
+    return switch (f) {
+      case COUNT -> DataType.BIGINT;
+      case MIN, MAX -> type;
+      case SUM, AVG -> numericType(f, type, what) == type.kind() ? type : DataType.BIGINT;
+    };
+  }
+
+  private static DataType.Kind numericType(
+      AggregateRequest.Function f, DataType type, String what) {
+    return switch (type.kind()) {
+      case TINYINT, SMALLINT, INT, BIGINT, VARINT, FLOAT, DOUBLE, DECIMAL -> type.kind();
       case COUNTER -> DataType.Kind.BIGINT; // a counter aggregates as a bigint, as in Cassandra
       default ->
           throw new InvalidQueryException(
-              agg.function().name().toLowerCase(java.util.Locale.ROOT)
+              f.name().toLowerCase(java.util.Locale.ROOT)
                   + " needs a numeric column; "
-                  + c.name()
-                  + " of "
-                  + s.name()
+                  + what
                   + " is "
-                  + c.type().cqlName());
+                  + type.cqlName());
     };
   }
 

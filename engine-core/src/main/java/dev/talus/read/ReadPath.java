@@ -99,7 +99,7 @@ public final class ReadPath {
       metrics.readDone(0);
       return new ReadResult(List.of(), null, 0, 0);
     }
-    long now = ctx.nowSeconds();
+    long now = ctx.requestNowSeconds();
     Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
     if (plan.scan() != null) {
@@ -258,6 +258,7 @@ public final class ReadPath {
       return List.of();
     }
     boolean resumed = index == plan.resume().startPartition() && plan.resume().after() != null;
+    int[] named = TimestampOrderedRead.applies(keys, plan);
     return rows(
         plan,
         key,
@@ -269,7 +270,10 @@ public final class ReadPath {
         now,
         tombstones,
         sources,
-        slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
+        named != null
+            ? slice ->
+                TimestampOrderedRead.snapshot(table.tracker(), metrics, key, schema, slices, named)
+            : slice -> SSTableSelector.snapshot(table.tracker(), metrics, key, slice));
   }
 
   /**

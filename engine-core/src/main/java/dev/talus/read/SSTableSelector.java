@@ -30,27 +30,34 @@ final class SSTableSelector {
       ViewTracker tracker, TableMetrics metrics, PartitionKey key, Slice slice) {
     while (true) {
       TableView v = tracker.current();
-      List<SSTableReader> refs = new ArrayList<>();
-      boolean complete = true;
-      for (SSTableReader r : v.sstables()) {
-        if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
-          continue;
-        }
-        if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
-          continue;
-        }
-        if (!r.tryRef()) {
-          complete = false;
-          break;
-        }
-        refs.add(r);
+      List<SSTableReader> refs = referenced(v, key, slice);
+      if (refs != null) {
+        return select(v, refs, metrics, key, refs);
       }
-      if (!complete) {
-        refs.forEach(SSTableReader::release);
-        continue; // a compaction replaced a file meanwhile; take the new view
-      }
-      return select(v, refs, metrics, key, refs);
+      // a compaction replaced a file meanwhile; take the new view
     }
+  }
+
+  /**
+   * The SSTables of view {@code v} that may hold {@code key} for a read of {@code slice}, each
+   * referenced; null (with nothing referenced) if one was released meanwhile.
+   */
+  static List<SSTableReader> referenced(TableView v, PartitionKey key, Slice slice) {
+    List<SSTableReader> refs = new ArrayList<>();
+    for (SSTableReader r : v.sstables()) {
+      if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+        continue;
+      }
+      if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
+        continue;
+      }
+      if (!r.tryRef()) {
+        refs.forEach(SSTableReader::release);
+        return null;
+      }
+      refs.add(r);
+    }
+    return refs;
   }
 
   /**

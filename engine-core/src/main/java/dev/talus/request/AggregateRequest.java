@@ -15,4 +15,13 @@ public record AggregateRequest(Function function, String column) {
     SUM,
     AVG
   }
+
+  /** A running aggregate: values added one at a time (never null), then the result. */
+  public interface Accumulator {
+    /** Adds one non-null value. */
+    void add(Object v);
+
+    /** The aggregate of the values added so far. */
+    Object result();
+  }
 }

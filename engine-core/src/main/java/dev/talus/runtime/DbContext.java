@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ public final class DbContext {
   private final StorageFs fs;
   private final Path dir;
   private final InstantSource clock;
+  private final ThreadLocal<Long> requestNow = new ThreadLocal<>();
   private final ChunkCache chunkCache;
   private final Throttle compactionThrottle;
   private final MetricsEvents metrics;
@@ -86,6 +88,30 @@ public final class DbContext {
 
   public long nowSeconds() {
     return clock.instant().getEpochSecond();
+  }
+
+  /**
+   * "Now" for the reads and writes of the request on this thread: the time given to {@link
+   * #atNowSeconds}, else the clock's. Flushes, compactions and statistics use {@link #nowSeconds}.
+   */
+  public long requestNowSeconds() {
+    Long at = requestNow.get();
+    return at != null ? at : nowSeconds();
+  }
+
+  /** Runs {@code work} with {@link #requestNowSeconds} at {@code seconds} on this thread. */
+  public <T> T atNowSeconds(long seconds, Supplier<T> work) {
+    Long outer = requestNow.get();
+    requestNow.set(seconds);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) {
+        requestNow.remove();
+      } else {
+        requestNow.set(outer);
+      }
+    }
   }
 
   public boolean isClosed() {

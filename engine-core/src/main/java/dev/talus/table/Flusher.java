@@ -126,8 +126,17 @@ final class Flusher {
         if (reader != null) {
           reader.release();
         }
+        host.writeFailed(table, false, "flush of table " + name, e); // a full disk: retried
         throw new StorageException(
-            "flush of table " + name + " failed: " + e.getMessage() + ctx.stopNotice(), e);
+            "flush of table "
+                + name
+                + " failed: "
+                + e.getMessage()
+                + " (in "
+                + table.directory()
+                + ")"
+                + ctx.stopNotice(),
+            e);
       }
     }
     SSTableReader result = reader;

@@ -365,11 +365,15 @@ public final class TableCompactions {
     } catch (CompactionInterruptedException e) {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
+      String what = "compaction of table " + table.schema().name();
+      host.writeFailed(table, true, what, e); // a full disk: retried by itself
       throw new StorageException(
-          "compaction of table "
-              + table.schema().name()
+          what
               + " failed: "
               + e.getMessage()
+              + " (in "
+              + table.directory()
+              + ")"
               + ctx.stopNotice(),
           e);
     } finally {

@@ -21,4 +21,12 @@ public interface FlushTrigger {
    * If the commit log outgrew its space, queue flushes of the tables keeping its oldest segment.
    */
   void checkCommitLogSpace();
+
+  /**
+   * Why flushes cannot free memtable space now (e.g. the disk is full), for the message of a write
+   * refused after waiting for space; empty if there is no known reason.
+   */
+  default String stallReason() {
+    return "";
+  }
 }

@@ -62,12 +62,15 @@ public final class MemtableBudget {
         ctx.checkOpen();
         flushes.flushLargest();
         if (left <= 0) {
+          String reason = flushes.stallReason();
           throw new WriteRejectedException(
               "memtable space ("
                   + limit
                   + " bytes) stayed full for "
                   + options.writeStallTimeout()
-                  + ": flushes are not keeping up. Nothing was written; retry later");
+                  + ": "
+                  + (reason.isEmpty() ? "flushes are not keeping up" : reason)
+                  + ". Nothing was written; retry later");
         }
         // awaitNanos returns what is left of the wait, so no wall-clock reads are needed
         long slice = Math.min(left, 100_000_000L);

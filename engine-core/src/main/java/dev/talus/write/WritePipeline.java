@@ -114,7 +114,7 @@ public final class WritePipeline {
     lock(stripes);
     try {
       long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
-      PartitionUpdate u = validate(table, req, ts, ctx.nowSeconds());
+      PartitionUpdate u = validate(table, req, ts, ctx.requestNowSeconds());
       budget.reserve(u.heapSize());
       table.lockWrites();
       try {
@@ -157,7 +157,7 @@ public final class WritePipeline {
   /** Plans, logs and applies a batch; returns the tables it wrote to, in id order. */
   private List<TableStore> writeLocked(List<TableStore> tables, List<WriteRequest> requests) {
     long shared = ctx.nextTimestamp();
-    long now = ctx.nowSeconds();
+    long now = ctx.requestNowSeconds();
     List<PartitionUpdate> updates = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       WriteRequest r = requests.get(i);

@@ -6,6 +6,7 @@ import dev.talus.CommitLogSync;
 import dev.talus.ResultRow;
 import dev.talus.Table;
 import dev.talus.TalusDb;
+import dev.talus.longrun.ResumeState;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -66,13 +67,22 @@ class EngineCrashTest {
 
   /**
    * The long crash loop ({@code mvn -B verify -Pcrash -Dtalus.crash.cycles.long=1000}): the cycles
-   * are split over the sync modes and, for a quarter of them, a flush and compaction loop.
+   * are split over the sync modes and, for a quarter of them, a flush and compaction loop, in
+   * chunks of {@value #CHUNK} cycles. With {@code -Dtalus.crash.resume=/abs/file} each finished
+   * chunk is recorded there and a later run with the same file skips it (counting its figures), so
+   * a 10,000-cycle run can go in pieces; {@code -Dtalus.crash.minutes=M} ends a piece after the
+   * chunk running when M minutes are up.
    */
   @Test
   @Tag("slow")
   @Tag("crash")
   void manyKillNineCycles() throws Exception {
     int cycles = Integer.getInteger("talus.crash.cycles.long", 1000);
+    resume = ResumeState.fromProperty("talus.crash.resume");
+    resume.requireSame("talus.crash.cycles.long", Integer.toString(cycles));
+    churnRounds = resume.get("churnRounds", 0);
+    double minutes = Double.parseDouble(System.getProperty("talus.crash.minutes", "1e9"));
+    budgetEnds = System.nanoTime() + (long) Math.min(minutes * 60e9, Long.MAX_VALUE / 2.0);
     int perRun = Math.max(1, cycles / 4);
     long acks = 0;
     int done = 0;
@@ -82,11 +92,33 @@ class EngineCrashTest {
     }
     int churn = Math.max(1, cycles - done);
     acks += runChunked(CommitLogSync.GROUP, churn, 2000, true);
+    if (chunksLeft > 0) {
+      System.out.println(
+          "[crash] stopped after talus.crash.minutes with "
+              + chunksLeft
+              + " chunks left; so far "
+              + cyclesDone
+              + " of "
+              + (done + churn)
+              + " cycles, "
+              + acks
+              + " acknowledged writes, lost = 0. Run again with "
+              + resume.describe()
+              + " to go on");
+      return;
+    }
     summary(
         "long run, all sync modes + flush/compaction loop (" + churnRounds + " rounds)",
         done + churn,
         acks);
   }
+
+  /** The long run's progress ({@code talus.crash.resume}); none for the short runs. */
+  private ResumeState resume = ResumeState.none();
+
+  private long budgetEnds = Long.MAX_VALUE;
+  private int chunksLeft;
+  private int cyclesDone;
 
   private static void summary(String what, int cycles, long acks) {
     // Every cycle asserts that no acknowledged write is missing, so reaching here means lost = 0.
@@ -115,9 +147,24 @@ class EngineCrashTest {
     long acks = 0;
     for (int done = 0, chunk = 0; done < cycles; done += CHUNK, chunk++) {
       int n = Math.min(CHUNK, cycles - done);
-      long a = runCycles(sync, n, seed * 100 + chunk, churn, "-" + chunk);
+      String name = sync + (churn ? " flush+compaction loop" : "") + " chunk " + chunk;
+      String key = "chunk." + sync + (churn ? ".churn." : ".") + chunk;
+      long a;
+      if (resume.has(key)) {
+        a = resume.get(key, 0);
+        System.out.println("[crash] " + name + ": done by an earlier run, " + a + " acks");
+      } else if (System.nanoTime() - budgetEnds > 0) {
+        chunksLeft++;
+        continue;
+      } else {
+        a = runCycles(sync, n, seed * 100 + chunk, churn, "-" + chunk);
+        summary(name, n, a);
+        resume.put(key, a);
+        resume.put("churnRounds", churnRounds);
+        resume.save();
+      }
       acks += a;
-      summary(sync + (churn ? " flush+compaction loop" : "") + " chunk " + chunk, n, a);
+      cyclesDone += n;
     }
     return acks;
   }

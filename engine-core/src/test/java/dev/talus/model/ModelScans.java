@@ -14,7 +14,8 @@ import java.util.stream.IntStream;
  * Scans in the model-based test: the model's partitions in token order (the engine's {@link
  * Table#token}), each in clustering order, compared with a paged scan of the whole table, of the
  * tokens after the first partition's, or filtered on a clustering range with the opt-in; without a
- * limit, the same scan's aggregates are compared with the model's rows too.
+ * limit, the same scan's aggregates, groups (by {@code p} and by {@code (p, c1)}, paged) and
+ * distinct partitions are compared with the model's rows too.
  */
 final class ModelScans {
   private ModelScans() {}
@@ -117,6 +118,75 @@ final class ModelScans {
             q.get().sum("v1"),
             java.util.Objects.requireNonNullElse(q.get().min("v2"), "null"),
             java.util.Objects.requireNonNullElse(q.get().max("v1"), "null"));
-    return want.equals(got) ? null : "aggregates: expected " + want + " but got " + got;
+    if (!want.equals(got)) {
+      return "aggregates: expected " + want + " but got " + got;
+    }
+    return grouped(r, q, rows);
+  }
+
+  /**
+   * The same scan grouped by {@code p} or by {@code (p, c1)} — row counts and {@code sum(v1)} per
+   * group, paged by groups — and, unfiltered, its distinct partitions, against the model's rows.
+   */
+  private static String grouped(
+      Scan r, java.util.function.Supplier<Select> q, List<Model.ModelRow> rows) {
+    // one grouping per scan (by the clustering range's parity), to keep the model test's time
+    for (boolean byC1 : new boolean[] {Math.floorMod(r.lo, 2) == 1}) {
+      java.util.Map<String, List<Object>> want = new java.util.LinkedHashMap<>();
+      for (Model.ModelRow row : rows) {
+        String key = byC1 ? row.p() + ":" + row.c1() : String.valueOf(row.p());
+        List<Object> acc = want.computeIfAbsent(key, k -> new ArrayList<>(List.of(0L, 0)));
+        acc.set(0, (Long) acc.get(0) + 1);
+        acc.set(1, (Integer) acc.get(1) + (row.v1() == null ? 0 : row.v1()));
+      }
+      java.util.Map<String, List<Object>> got = new java.util.LinkedHashMap<>();
+      PagingState state = null;
+      int pages = 0;
+      do {
+        Select s = byC1 ? q.get().groupBy("p", "c1") : q.get().groupBy("p");
+        if (r.pageSize != Integer.MAX_VALUE) {
+          s.pageSize(r.pageSize);
+        }
+        if (state != null) {
+          s.pagingState(state);
+        }
+        dev.talus.Aggregator[] acc = new dev.talus.Aggregator[2];
+        state =
+            s.forEachGroupedRow(
+                    (row, first) -> {
+                      if (first) {
+                        acc[0] =
+                            dev.talus.Aggregator.of(
+                                dev.talus.Aggregator.Function.COUNT, dev.talus.DataType.INT, "*");
+                        acc[1] =
+                            dev.talus.Aggregator.of(
+                                dev.talus.Aggregator.Function.SUM, dev.talus.DataType.INT, "v1");
+                      }
+                      acc[0].add(1);
+                      acc[1].add(row.get("v1"));
+                      String key =
+                          byC1 ? row.get("p") + ":" + row.get("c1") : String.valueOf(row.get("p"));
+                      got.put(key, List.of(acc[0].result(), acc[1].result()));
+                    })
+                .orElse(null);
+        if (++pages > 1000) {
+          return "grouped paging does not terminate";
+        }
+      } while (state != null);
+      if (!want.equals(got)) {
+        return "groupBy " + (byC1 ? "(p, c1)" : "p") + ": expected " + want + " but got " + got;
+      }
+    }
+    if (r.kind == 1) {
+      return null; // DISTINCT takes no clustering restriction
+    }
+    List<Integer> partitions = rows.stream().map(Model.ModelRow::p).distinct().toList();
+    List<Integer> distinct = new ArrayList<>();
+    for (ResultRow row : q.get().distinct().execute()) {
+      distinct.add(row.getInt("p"));
+    }
+    return partitions.equals(distinct)
+        ? null
+        : "distinct: expected " + partitions + " but got " + distinct;
   }
 }

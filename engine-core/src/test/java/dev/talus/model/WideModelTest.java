@@ -11,6 +11,7 @@ import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import dev.talus.Update;
+import dev.talus.longrun.ResumeState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -479,18 +480,37 @@ class WideModelTest {
   /**
    * Long fuzzing ({@code mvn -B verify -Pfuzz -Dtalus.fuzz.minutes=10}): random seeds, strategies
    * and lengths for both model tests until the time is up; prints the operations and reads checked.
+   * {@code -Dtalus.fuzz.ops=N} ends the run once N operations are checked in all (the time limit is
+   * then unlimited unless given too). With {@code -Dtalus.fuzz.resume=/abs/file} the run's seed and
+   * totals are saved after every model run and a later run with the same file goes on with the next
+   * seed of the same sequence, so 10,000,000 operations can go in chunks of {@code
+   * talus.fuzz.minutes} each; every chunk prints its own line and the total.
    */
   @Test
   @Tag("slow")
   @Tag("fuzz")
   void fuzz() {
-    double minutes = Double.parseDouble(System.getProperty("talus.fuzz.minutes", "1"));
-    long deadline = System.nanoTime() + (long) (minutes * 60e9);
-    Random seeds = new Random(Long.getLong("talus.fuzz.seed", System.nanoTime()));
-    long ops = 0;
-    long reads = 0;
-    int runs = 0;
-    while (System.nanoTime() < deadline) {
+    long target = Long.getLong("talus.fuzz.ops", Long.MAX_VALUE);
+    String defaultMinutes = target == Long.MAX_VALUE ? "1" : "1e9";
+    double minutes = Double.parseDouble(System.getProperty("talus.fuzz.minutes", defaultMinutes));
+    long start = System.nanoTime();
+    long budget = (long) Math.min(minutes * 60e9, Long.MAX_VALUE / 2.0);
+    ResumeState resume = ResumeState.fromProperty("talus.fuzz.resume");
+    long baseSeed = Long.getLong("talus.fuzz.seed", resume.get("seed", System.nanoTime()));
+    resume.requireSame("seed", Long.toString(baseSeed));
+    Random seeds = new Random(baseSeed);
+    long ops = resume.get("ops", 0);
+    long reads = resume.get("reads", 0);
+    int runs = (int) resume.get("runs", 0);
+    for (int i = 0; i < runs; i++) { // the seeds earlier chunks used
+      seeds.nextLong();
+      seeds.nextInt(3);
+      seeds.nextInt(6_000);
+    }
+    long opsBefore = ops;
+    int runsBefore = runs;
+    System.out.println("[fuzz] seed sequence " + baseSeed + ", " + resume.describe());
+    while (System.nanoTime() - start < budget && ops < target) {
       long seed = seeds.nextLong();
       int strategy = seeds.nextInt(3);
       int length = 1_000 + seeds.nextInt(6_000);
@@ -521,16 +541,20 @@ class WideModelTest {
       }
       ops += list.size();
       runs++;
+      resume.put("ops", ops);
+      resume.put("reads", reads);
+      resume.put("runs", runs);
+      resume.save();
     }
-    System.out.println(
-        "[fuzz] "
-            + minutes
-            + " min: "
-            + runs
-            + " runs, "
-            + ops
-            + " operations checked, of which "
-            + reads
-            + " reads; mismatches = 0");
+    System.out.printf(
+        "[fuzz] this chunk: %.1f min, %d runs, %d operations; total: %d runs, %d operations"
+            + " checked, of which %d reads; mismatches = 0%s%n",
+        (System.nanoTime() - start) / 60e9,
+        runs - runsBefore,
+        ops - opsBefore,
+        runs,
+        ops,
+        reads,
+        target == Long.MAX_VALUE ? "" : ops >= target ? " (target reached)" : " (run again)");
   }
 }

@@ -104,7 +104,8 @@ class PublicCallsMapCorruptionTest {
             t -> t.select().in("p", 1, 2).execute(),
             t -> t.select().eq("p", 1).reversed().limit(5).execute(),
             t -> t.select().eq("p", 1).ge("c", 150).pageSize(10).execute(),
-            t -> t.select().eq("p", 1).eq("c", 150).one(),
+            // a slice: a named row complete in the newer SSTable would not read the older one
+            t -> t.select().eq("p", 1).ge("c", 150).one(),
             t -> t.dump(1),
             Table::verify,
             Table::compact,

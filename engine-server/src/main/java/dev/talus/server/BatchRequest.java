@@ -120,6 +120,7 @@ final class BatchRequest {
     }
     TalusSession in = registry.sessionFor(session, keyspace);
     PreparedCql p = in.prepare(Statements.batchText(type, texts));
-    return Statements.run(p, QueryOptions.ofBatch(values, consistency, timestamp, nowInSeconds));
+    return Statements.run(
+        in.db(), p, QueryOptions.ofBatch(values, consistency, timestamp, nowInSeconds));
   }
 }

@@ -227,7 +227,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   /** Runs {@code p}; a {@code USE} run in another session switches this connection too. */
   private CqlResult run(PreparedCql p, QueryOptions o) {
-    CqlResult r = Statements.run(p, o);
+    CqlResult r = Statements.run(server.db(), p, o);
     if (r.kind() == CqlResult.Kind.SET_KEYSPACE && !r.keyspace().equals(session.keyspace())) {
       server.prepared().forget(p.keyspace().orElse(null));
       Statements.use(session, r.keyspace().orElseThrow());
@@ -266,9 +266,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   /**
    * Runs {@code work} on a worker and writes its answer, if the connection and the server have room
-   * for one more request in flight ({@code Overloaded} otherwise). A request that waited for a
-   * worker longer than the request timeout gets the timeout error of its {@code deadline} (none for
-   * a null one) without running.
+   * for one more request in flight ({@code Overloaded} otherwise). A request with a deadline (none
+   * for a null one) that is in flight longer than the request timeout gets the deadline's timeout
+   * error instead (see {@link InFlight}): without running, if it still waited for a worker.
    */
   private void submit(
       ChannelHandlerContext ctx, int v, int stream, Supplier<Deadline> deadline, Work work) {
@@ -281,36 +281,47 @@ final class Connection extends ChannelInboundHandlerAdapter {
       return;
     }
     long arrived = server.clock().millis();
+    InFlight request =
+        server.track(new InFlight(server, inFlight, ctx, v, stream, deadlineOf(deadline), arrived));
     try {
-      server
-          .workers()
-          .execute(
-              () -> {
-                ByteBuf out;
-                try {
-                  long waited = server.clock().millis() - arrived;
-                  long timeout = server.requestTimeout().toMillis();
-                  if (deadline != null && waited > timeout) {
-                    out = deadline.get().error(ctx.alloc(), v, stream, waited, timeout);
-                  } else {
-                    out = work.run();
-                  }
-                } catch (RuntimeException | Error e) {
-                  out = Errors.encode(ctx.alloc(), v, stream, e);
-                }
-                // free the slot before the answer leaves: a client that has its answer may
-                // send the next request at once, and must find the room it left
-                server.release(inFlight);
-                ctx.writeAndFlush(out);
-              });
+      server.workers().execute(() -> runOnWorker(ctx, v, stream, request, arrived, work));
     } catch (RejectedExecutionException e) {
-      server.release(inFlight);
-      reply(
-          ctx,
+      request.answer(
           Responses.finish(
               Responses.error(
-                  ctx.alloc(), v, stream, Errors.OVERLOADED, "the server is shutting down")),
-          false);
+                  ctx.alloc(), v, stream, Errors.OVERLOADED, "the server is shutting down")));
+    }
+  }
+
+  private void runOnWorker(
+      ChannelHandlerContext ctx, int v, int stream, InFlight request, long arrived, Work work) {
+    if (!request.start()) {
+      return; // answered with a timeout while it waited
+    }
+    ByteBuf out;
+    try {
+      long waited = server.clock().millis() - arrived;
+      long timeout = server.requestTimeout().toMillis();
+      if (request.deadline() != null && waited > timeout) {
+        out = request.deadline().error(ctx.alloc(), v, stream, waited, timeout, false);
+      } else {
+        out = work.run();
+      }
+    } catch (RuntimeException | Error e) {
+      out = Errors.encode(ctx.alloc(), v, stream, e);
+    }
+    request.answer(out);
+  }
+
+  /** The deadline, or none when it cannot be told (the statement's own error will say why). */
+  private static Deadline deadlineOf(Supplier<Deadline> deadline) {
+    if (deadline == null) {
+      return null;
+    }
+    try {
+      return deadline.get();
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What a statement that waited longer than {@link ServerOptions#requestTimeout()} for a worker is
- * answered instead of running: Cassandra's {@code Read_timeout} for a {@code SELECT}, its {@code
- * Write_timeout} (with the write type a Cassandra coordinator reports) for anything else. The
- * fields say no replica answered (0 received, 1 blocked for), which is the truth: the statement did
- * not run. Immutable.
+ * What a statement in flight longer than {@link ServerOptions#requestTimeout()} is answered —
+ * instead of running, if it still waited for a worker; instead of its result, if it runs:
+ * Cassandra's {@code Read_timeout} for a {@code SELECT}, its {@code Write_timeout} (with the write
+ * type a Cassandra coordinator reports) for anything else. The fields say no replica answered (0
+ * received, 1 blocked for), which is the truth: the statement did not run or has not finished.
+ * Immutable.
  *
  * @param read true for a {@code SELECT}
  * @param writeType for a write: {@code SIMPLE}, {@code BATCH}, {@code UNLOGGED_BATCH} or {@code
@@ -42,15 +43,30 @@ record Deadline(boolean read, String writeType, int consistency) {
     return new Deadline(false, writeType, consistency);
   }
 
-  /** The timeout error, for a request that waited {@code waitedMillis}. */
+  /**
+   * The timeout error, for a request in flight for {@code waitedMillis}: one that waited for a
+   * worker and did not run, or ({@code running}) one whose statement runs longer than the timeout.
+   */
   ByteBuf error(
-      ByteBufAllocator alloc, int version, int stream, long waitedMillis, long timeoutMillis) {
+      ByteBufAllocator alloc,
+      int version,
+      int stream,
+      long waitedMillis,
+      long timeoutMillis,
+      boolean running) {
     String message =
-        "Operation timed out - received only 0 responses. (the request waited "
-            + waitedMillis
-            + " ms for a worker thread, over the server's request timeout of "
-            + timeoutMillis
-            + " ms, and did not run)";
+        running
+            ? "Operation timed out - received only 0 responses. (the statement has run for "
+                + waitedMillis
+                + " ms, over the server's request timeout of "
+                + timeoutMillis
+                + " ms; it is not stopped, so "
+                + (read ? "it runs to its end, unanswered)" : "its write may still be applied)")
+            : "Operation timed out - received only 0 responses. (the request waited "
+                + waitedMillis
+                + " ms for a worker thread, over the server's request timeout of "
+                + timeoutMillis
+                + " ms, and did not run)";
     ByteBuf out = Responses.start(alloc, version, stream, Opcodes.ERROR, List.of());
     out.writeInt(read ? READ_TIMEOUT : WRITE_TIMEOUT);
     Wire.writeString(out, message);

@@ -102,8 +102,9 @@ public final class ServerOptions {
   }
 
   /**
-   * How long a statement may wait for a worker thread: one that waited longer is not run and is
-   * answered Cassandra's {@code Read_timeout} ({@code SELECT}) or {@code Write_timeout}.
+   * How long a statement may be in flight (waiting for a worker thread, then running): past it, it
+   * is answered Cassandra's {@code Read_timeout} ({@code SELECT}) or {@code Write_timeout}; one
+   * that still waited is not run, one that runs is not stopped and its result is dropped.
    */
   public Duration requestTimeout() {
     return requestTimeout;
@@ -222,8 +223,9 @@ public final class ServerOptions {
     }
 
     /**
-     * How long a statement may wait for a worker before it is answered with a timeout instead of
-     * running (default 12 s, Cassandra 5.0's {@code native_transport_timeout}).
+     * How long a statement may be in flight before it is answered with a timeout instead of its
+     * result (default 12 s, Cassandra 5.0's {@code native_transport_timeout}); see {@link
+     * ServerOptions#requestTimeout()}.
      */
     public Builder requestTimeout(Duration timeout) {
       if (timeout.isNegative() || timeout.isZero()) {

@@ -10,6 +10,8 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,6 +34,7 @@ final class ServerState {
   private final ChannelGroup all = new DefaultChannelGroup("talus", GlobalEventExecutor.INSTANCE);
 
   private final int maxFrameBytes;
+  private final Set<InFlight> timed = ConcurrentHashMap.newKeySet();
 
   ServerState(TalusDb db, Executor workers, ServerOptions options) {
     this.db = db;
@@ -95,6 +98,47 @@ final class ServerState {
   void release(AtomicInteger connection) {
     connection.decrementAndGet();
     inFlight.decrementAndGet();
+  }
+
+  /** The number of requests in flight on every connection together. */
+  int requestsInFlight() {
+    return inFlight.get();
+  }
+
+  /** Watches {@code request} for the request timeout until it is answered. */
+  InFlight track(InFlight request) {
+    if (request.deadline() != null) {
+      timed.add(request);
+    }
+    return request;
+  }
+
+  /** {@code request} was answered. */
+  void forget(InFlight request) {
+    timed.remove(request);
+  }
+
+  /**
+   * Answers with its timeout error every request in flight longer than the request timeout, by the
+   * server's clock (run every {@link #sweepPeriod()} on an I/O thread).
+   */
+  void sweep() {
+    long now = clock().millis();
+    long timeout = requestTimeout().toMillis();
+    for (InFlight r : timed) {
+      try {
+        r.expire(now, timeout);
+      } catch (RuntimeException e) {
+        // the timeout answer could not be built (nothing was claimed): the worker's answer still
+        // comes, and one failure must not end the sweeps (a periodic task stops at an exception)
+      }
+    }
+  }
+
+  /** How often {@link #sweep} runs: a tenth of the request timeout, within 10 ms and 1 s. */
+  Duration sweepPeriod() {
+    long millis = Math.max(10, Math.min(1000, requestTimeout().toMillis() / 10));
+    return Duration.ofMillis(millis);
   }
 
   PreparedRegistry prepared() {

@@ -1,6 +1,7 @@
 package dev.talus.server;
 
 import dev.talus.PagingState;
+import dev.talus.TalusDb;
 import dev.talus.cql.BoundCql;
 import dev.talus.cql.CqlColumn;
 import dev.talus.cql.CqlInvalidRequestException;
@@ -15,17 +16,25 @@ import java.util.List;
 
 /**
  * Runs a statement with the options of a {@code QUERY} or {@code EXECUTE}: types the bound values
- * by the statement's markers, applies page size, paging state and default timestamp. Stateless.
+ * by the statement's markers, applies page size, paging state, default timestamp and {@code
+ * now_in_seconds}. Stateless.
  */
 final class Statements {
   private Statements() {}
 
-  static CqlResult run(PreparedCql p, QueryOptions o) {
+  /**
+   * Runs {@code p} on {@code db} with the options {@code o}: at the client's {@code
+   * now_in_seconds}, if it gave one ({@link TalusDb#atNowInSeconds}).
+   */
+  static CqlResult run(TalusDb db, PreparedCql p, QueryOptions o) {
+    BoundCql b = bound(p, o);
     if (o.nowInSeconds() != null) {
-      throw new CqlInvalidRequestException(
-          "Talus does not run a statement at a client-given now_in_seconds: it reads the time from"
-              + " the database's clock");
+      return db.atNowInSeconds(o.nowInSeconds(), b::execute);
     }
+    return b.execute();
+  }
+
+  private static BoundCql bound(PreparedCql p, QueryOptions o) {
     BoundCql b = bind(p, o);
     b = b.fetchSize(o.pageSize() > 0 ? o.pageSize() : 0);
     if (o.pagingState() != null) {
@@ -36,7 +45,7 @@ final class Statements {
     if (o.timestamp() != Long.MIN_VALUE) {
       b = b.timestamp(o.timestamp());
     }
-    return b.execute();
+    return b;
   }
 
   private static BoundCql bind(PreparedCql p, QueryOptions o) {

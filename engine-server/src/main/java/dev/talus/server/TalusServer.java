@@ -97,6 +97,8 @@ public final class TalusServer implements AutoCloseable {
       throw e;
     }
     this.address = (InetSocketAddress) channel.localAddress();
+    long period = state.sweepPeriod().toMillis();
+    io.next().scheduleAtFixedRate(state::sweep, period, period, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -138,6 +140,11 @@ public final class TalusServer implements AutoCloseable {
   /** The address and port the server listens on (the port is the real one, also if ephemeral). */
   public InetSocketAddress address() {
     return address;
+  }
+
+  /** The server's shared state (for the tests of this package). */
+  ServerState state() {
+    return state;
   }
 
   /** Closes the listening socket and every connection; waits for running statements. */

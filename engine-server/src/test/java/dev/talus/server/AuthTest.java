@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.auth.AuthenticationException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import java.io.IOException;
@@ -69,6 +70,24 @@ class AuthTest {
       assertThat(s.getContext().getProtocolVersion().name()).isEqualTo(version);
       assertThat(s.execute("SELECT cluster_name FROM system.local").one().getString(0))
           .isEqualTo("Talus");
+    }
+  }
+
+  @Test
+  void createRoleGrantAndListRolesAreRefusedAsInvalid() {
+    try (CqlSession s = connect("app", "s3cret", "V5")) {
+      for (String cql :
+          new String[] {
+            "CREATE ROLE reader WITH PASSWORD = 'x' AND LOGIN = true",
+            "GRANT SELECT ON ALL KEYSPACES TO reader",
+            "LIST ROLES"
+          }) {
+        assertThatThrownBy(() -> s.execute(cql))
+            .as(cql)
+            .isInstanceOfSatisfying(
+                InvalidQueryException.class,
+                e -> assertThat(e.getMessage()).contains("not supported by Talus"));
+      }
     }
   }
 

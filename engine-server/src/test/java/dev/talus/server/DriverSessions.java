@@ -1,9 +1,12 @@
 package dev.talus.server;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * Java driver sessions for the tests, with timeouts far above what a loaded 2-core machine needs,
@@ -31,8 +34,21 @@ final class DriverSessions {
    */
   static CqlSession connect(
       TalusServer server, String keyspace, String compression, String version) {
+    return builder(server, keyspace, compression, version, b -> b).build();
+  }
+
+  /**
+   * The builder of {@link #connect(TalusServer, String, String, String)}, with {@code more} driver
+   * options on top of the generous timeouts.
+   */
+  static CqlSessionBuilder builder(
+      TalusServer server,
+      String keyspace,
+      String compression,
+      String version,
+      UnaryOperator<ProgrammaticDriverConfigLoaderBuilder> more) {
     Duration generous = Duration.ofSeconds(60);
-    var builder = DriverConfigLoader.programmaticBuilder();
+    var builder = more.apply(DriverConfigLoader.programmaticBuilder());
     if (version != null) {
       builder = builder.withString(DefaultDriverOption.PROTOCOL_VERSION, version);
     }
@@ -54,6 +70,6 @@ final class DriverSessions {
     if (keyspace != null) {
       b = b.withKeyspace(keyspace);
     }
-    return b.build();
+    return b;
   }
 }

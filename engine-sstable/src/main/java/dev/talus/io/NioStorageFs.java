@@ -12,9 +12,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -26,9 +26,13 @@ import java.util.stream.Stream;
 public final class NioStorageFs implements StorageFs {
   /**
    * Identities of the lock files held in this JVM, shared by every instance so two instances cannot
-   * both lock. Guarded by itself.
+   * both lock, each with the channel holding its lock. The channel is kept reachable from here on
+   * purpose: an identity (device and inode) is unique only while the file is open, and the JDK
+   * closes an unreachable channel's descriptor when it is collected — after which a new file (in a
+   * later temporary directory, say) can get the same inode and be refused as "locked" by an
+   * instance that was never closed. Guarded by itself.
    */
-  private static final Set<Object> HELD_LOCKS = new HashSet<>();
+  private static final Map<Object, FileChannel> HELD_LOCKS = new HashMap<>();
 
   @Override
   public WritableFile create(Path file) throws IOException {
@@ -114,7 +118,7 @@ public final class NioStorageFs implements StorageFs {
       // spelling must be refused before a channel is opened, because closing any channel on a
       // locked file releases this process's OS lock on it (POSIX), letting another process in.
       Object existing = identity(file);
-      if (existing != null && HELD_LOCKS.contains(existing)) {
+      if (existing != null && HELD_LOCKS.containsKey(existing)) {
         throw new LockHeldException(file + " is locked by another open instance in this JVM");
       }
       FileChannel ch = null;
@@ -126,7 +130,7 @@ public final class NioStorageFs implements StorageFs {
           throw new LockHeldException(file + " cannot be opened: " + e.getMessage());
         }
         key = identity(file);
-        if (key == null || !HELD_LOCKS.add(key)) {
+        if (key == null || HELD_LOCKS.putIfAbsent(key, ch) != null) {
           // Not reachable in practice: the file exists now and was not held a moment ago.
           key = null;
           throw new LockHeldException(file + " is locked by another open instance in this JVM");

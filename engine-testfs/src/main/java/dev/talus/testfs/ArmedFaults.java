@@ -26,6 +26,7 @@ final class ArmedFaults {
   private final AtomicLong injected = new AtomicLong();
   private final AtomicLong mutations = new AtomicLong();
   private Fault allSyncsFault;
+  private PathMatcher fullDisk;
   private long haltAt = -1;
   private java.util.List<String> recorded;
 
@@ -47,6 +48,17 @@ final class ArmedFaults {
   synchronized void failNextNamed(Op op, String glob, Fault fault) {
     failNamed.put(op, FileSystems.getDefault().getPathMatcher("glob:" + glob));
     failNamedFault.put(op, Objects.requireNonNull(fault, "fault"));
+  }
+
+  /**
+   * Fails every write to a file whose name matches {@code glob} with a full disk, until cleared.
+   */
+  synchronized void fillDisk(String glob) {
+    fullDisk = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+  }
+
+  synchronized void freeDisk() {
+    fullDisk = null;
   }
 
   synchronized void failAllSyncs(Fault fault) {
@@ -97,6 +109,7 @@ final class ArmedFaults {
     failNamed.clear();
     failNamedFault.clear();
     allSyncsFault = null;
+    fullDisk = null;
   }
 
   long count(Op op) {
@@ -128,6 +141,14 @@ final class ArmedFaults {
       failNamed.remove(op);
       injected.incrementAndGet();
       return failNamedFault.remove(op);
+    }
+    if (op == Op.WRITE
+        && fullDisk != null
+        && file != null
+        && file.getFileName() != null
+        && fullDisk.matches(file.getFileName())) {
+      injected.incrementAndGet();
+      return Fault.DISK_FULL;
     }
     if (op == Op.SYNC && allSyncsFault != null) {
       injected.incrementAndGet();

@@ -59,16 +59,16 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <h2>Faults</h2>
  *
- * Writes, file syncs, renames, deletes and directory syncs are counted ({@link #writeCount()},
- * {@link #syncCount()}, {@link #renameCount()}, {@link #deleteCount()}, {@link
- * #directorySyncCount()}) so that a test can run a workload once, then run it again failing the
- * 1st, 2nd, ... n-th operation of a kind ({@link #failNth}, {@link #failWrite}, {@link #failSync}),
- * or fail the next operation of a kind on a file whose name matches a glob ({@link #failNext}, e.g.
- * the next sync of {@code MANIFEST.db}). {@link #failAllSyncs} and {@link #failEverything} arm
- * lasting faults; {@link #clearFaults} disarms them all. Errors are {@link IOException}s whose
- * messages start with {@code "EIO"} or are {@code "No space left on device"}, like the JDK's on
- * Linux. A failed rename, delete or directory sync changes nothing: the names stay as they were,
- * and a failed directory sync makes nothing durable (a later successful one does).
+ * Writes, file syncs, renames, deletes and directory syncs are counted ({@link #count}) so that a
+ * test can run a workload once, then run it again failing the 1st, 2nd, ... n-th operation of a
+ * kind ({@link #failNth}, {@link #failWrite}, {@link #failSync}), or fail the next operation of a
+ * kind on a file whose name matches a glob ({@link #failNext}, e.g. the next sync of {@code
+ * MANIFEST.db}). {@link #failAllSyncs} and {@link #failEverything} arm lasting faults, {@link
+ * #fillDisk} a full disk and {@link #stall} a hanging one ({@link Stalls}); {@link #clearFaults}
+ * disarms them all. Errors are {@link IOException}s whose messages start with {@code "EIO"} or are
+ * {@code "No space left on device"}, like the JDK's on Linux. A failed rename, delete or directory
+ * sync changes nothing: the names stay as they were, and a failed directory sync makes nothing
+ * durable (a later successful one does).
  *
  * <p>Thread-safe. Operations run concurrently with each other; a power loss waits for running
  * operations and excludes new ones while it rewrites the files.
@@ -111,6 +111,7 @@ public final class FaultInjectingFs implements StorageFs {
       Collections.newSetFromMap(new IdentityHashMap<>());
 
   private final ArmedFaults faults = new ArmedFaults();
+  final Stalls stalls = new Stalls();
   private final AtomicLong powerLosses = new AtomicLong();
   private volatile boolean failEverything;
 
@@ -123,8 +124,6 @@ public final class FaultInjectingFs implements StorageFs {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.random = Objects.requireNonNull(random, "random");
   }
-
-  // ---------------------------------------------------------------- fault control
 
   /** Fails the {@code nth} operation of kind {@code op} from now (1 = the next one), once. */
   public void failNth(Op op, long nth, Fault fault) {
@@ -149,6 +148,29 @@ public final class FaultInjectingFs implements StorageFs {
   /** Fails the {@code nth} file sync from now (1 = the next one), once. */
   public void failSync(long nth, Fault fault) {
     failNth(Op.SYNC, nth, fault);
+  }
+
+  /** A full disk: until {@link #freeDisk}, writes to files matching {@code glob} get ENOSPC. */
+  public void fillDisk(String glob) {
+    faults.fillDisk(Objects.requireNonNull(glob, "glob"));
+  }
+
+  public void freeDisk() {
+    faults.freeDisk();
+  }
+
+  /** A stalling disk: until {@link #releaseStalls}, each {@code op} on a matching file blocks. */
+  public void stall(Op op, String glob) {
+    stalls.stall(Objects.requireNonNull(op, "op"), Objects.requireNonNull(glob, "glob"));
+  }
+
+  public void releaseStalls() {
+    stalls.release();
+  }
+
+  /** Waits until at least {@code n} operations are blocked by {@link #stall}. */
+  public void awaitStalled(int n) throws InterruptedException {
+    stalls.awaitStalled(n);
   }
 
   /** Fails every file sync until {@link #clearFaults}. */
@@ -193,6 +215,7 @@ public final class FaultInjectingFs implements StorageFs {
   /** Disarms every fault. */
   public void clearFaults() {
     faults.clear();
+    stalls.release();
     failEverything = false;
   }
 
@@ -211,31 +234,10 @@ public final class FaultInjectingFs implements StorageFs {
     return count(Op.SYNC);
   }
 
-  /** Renames attempted so far (failed ones included). */
-  public long renameCount() {
-    return count(Op.RENAME);
-  }
-
-  /** Deletes attempted so far (failed ones and deletes of missing files included). */
-  public long deleteCount() {
-    return count(Op.DELETE);
-  }
-
-  /** Directory syncs attempted so far (failed ones included). */
-  public long directorySyncCount() {
-    return count(Op.DIRECTORY_SYNC);
-  }
-
   /** Failures injected so far. */
   public long injectedFaultCount() {
     return faults.injected();
   }
-
-  public long powerLossCount() {
-    return powerLosses.get();
-  }
-
-  // ---------------------------------------------------------------- power loss
 
   /** Drops everything that was not durable; see the class comment. */
   public void simulatePowerLoss() throws IOException {
@@ -263,8 +265,6 @@ public final class FaultInjectingFs implements StorageFs {
       gate.writeLock().unlock();
     }
   }
-
-  // ---------------------------------------------------------------- StorageFs
 
   @Override
   public WritableFile create(Path file) throws IOException {
@@ -415,8 +415,6 @@ public final class FaultInjectingFs implements StorageFs {
     checkAlive("lock " + file);
     return delegate.lock(file);
   }
-
-  // ---------------------------------------------------------------- internals
 
   interface IoAction<T> {
     T run() throws IOException;

@@ -57,6 +57,7 @@ final class FaultyWritableFile implements WritableFile {
 
   @Override
   public void write(ByteBuffer src, long position) throws IOException {
+    fs.stalls.await(Op.WRITE, path); // outside the gate: a stalled write holds no lock
     fs.withGate(
         () -> {
           checkChange("write " + path.getFileName() + " @" + position + "+" + src.remaining());
@@ -96,6 +97,7 @@ final class FaultyWritableFile implements WritableFile {
 
   @Override
   public void sync() throws IOException {
+    fs.stalls.await(Op.SYNC, path);
     fs.withGate(
         () -> {
           checkChange("sync " + path.getFileName());

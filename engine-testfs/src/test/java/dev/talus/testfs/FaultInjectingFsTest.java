@@ -141,6 +141,54 @@ class FaultInjectingFsTest {
   }
 
   @Test
+  void aFullDiskFailsEveryMatchingWriteUntilFreed() throws IOException {
+    WritableFile data = fs.create(dir.resolve("x-Data.db"));
+    WritableFile log = fs.create(dir.resolve("CommitLog-1.log"));
+    fs.fillDisk("*.db*");
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> data.write(bytes("d"))).hasMessage("No space left on device");
+    }
+    log.write(bytes("l")); // another volume in this model: not full
+    fs.freeDisk();
+    data.write(bytes("D"));
+    assertThat(fs.injectedFaultCount()).isEqualTo(3);
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("D");
+    fs.fillDisk("*.db*");
+    fs.clearFaults(); // clears the full disk too
+    data.write(bytes("E"));
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("DE");
+  }
+
+  @Test
+  void aStalledSyncBlocksUntilReleasedAndOtherFilesGoOn() throws Exception {
+    WritableFile stalled = fs.create(dir.resolve("CommitLog-1.log"));
+    WritableFile other = fs.create(dir.resolve("x-Data.db"));
+    stalled.write(bytes("a"));
+    fs.stall(FaultInjectingFs.Op.SYNC, "CommitLog-*");
+    java.util.concurrent.CompletableFuture<Void> sync =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+              try {
+                stalled.sync();
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    fs.awaitStalled(1);
+    other.write(bytes("b")); // the stall holds no lock: other files and writes go on
+    other.sync();
+    stalled.write(bytes("c")); // only syncs of the log stall
+    assertThat(sync).isNotDone();
+    fs.releaseStalls();
+    sync.get();
+    stalled.sync(); // released: no stall any more
+    fs.syncDirectory(dir);
+    fs.simulatePowerLoss();
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("b");
+    assertThat(content(dir.resolve("CommitLog-1.log"))).isEqualTo("ac");
+  }
+
+  @Test
   void tornWriteStoresAPrefixThenFails() throws IOException {
     Path f = dir.resolve("t");
     WritableFile w = fs.create(f);
@@ -213,7 +261,7 @@ class FaultInjectingFsTest {
   void aFailedRenameChangesNothingAndIsCounted() throws IOException {
     Path a = durableFile("a", "A");
     Path b = durableFile("b", "B");
-    long before = fs.renameCount();
+    long before = fs.count(FaultInjectingFs.Op.RENAME);
     fs.failNth(FaultInjectingFs.Op.RENAME, 1, FaultInjectingFs.Fault.EIO);
     assertThatThrownBy(() -> fs.rename(a, b))
         .isInstanceOf(IOException.class)
@@ -221,7 +269,7 @@ class FaultInjectingFsTest {
         .hasMessageContaining("rename");
     assertThat(content(a)).isEqualTo("A");
     assertThat(content(b)).isEqualTo("B");
-    assertThat(fs.renameCount()).isEqualTo(before + 1);
+    assertThat(fs.count(FaultInjectingFs.Op.RENAME)).isEqualTo(before + 1);
     assertThat(fs.injectedFaultCount()).isEqualTo(1);
     fs.rename(a, b); // the fault fired once
     fs.syncDirectory(dir);
@@ -237,7 +285,7 @@ class FaultInjectingFsTest {
     assertThatThrownBy(() -> fs.delete(a)).hasMessage("No space left on device");
     assertThat(content(a)).isEqualTo("A");
     fs.delete(dir.resolve("missing")); // counted too
-    assertThat(fs.deleteCount()).isEqualTo(2);
+    assertThat(fs.count(FaultInjectingFs.Op.DELETE)).isEqualTo(2);
     fs.delete(a);
     assertThat(Files.exists(a)).isFalse();
   }
@@ -252,10 +300,10 @@ class FaultInjectingFsTest {
     }
     fs.rename(tmp, dir.resolve("x"));
     fs.delete(old);
-    long before = fs.directorySyncCount();
+    long before = fs.count(FaultInjectingFs.Op.DIRECTORY_SYNC);
     fs.failNth(FaultInjectingFs.Op.DIRECTORY_SYNC, 1, FaultInjectingFs.Fault.EIO);
     assertThatThrownBy(() -> fs.syncDirectory(dir)).hasMessageContaining("sync of directory");
-    assertThat(fs.directorySyncCount()).isEqualTo(before + 1);
+    assertThat(fs.count(FaultInjectingFs.Op.DIRECTORY_SYNC)).isEqualTo(before + 1);
 
     fs.simulatePowerLoss();
 

@@ -14,9 +14,10 @@ import java.util.Random;
  * Fault injection for crash tests: open a database with {@link #open} and every file operation of
  * that database goes through this injector. It can fail the n-th write, fsync, rename, delete or
  * directory fsync (an I/O error, a full disk, a torn write), or the next one on a file whose name
- * matches a pattern ({@link #failNext}, e.g. the next fsync of {@code MANIFEST.db}), and simulate a
- * crash followed by a power loss: everything not fsynced is lost, including file creations and
- * renames whose directory was not fsynced.
+ * matches a pattern ({@link #failNext}, e.g. the next fsync of {@code MANIFEST.db}), fill the disk
+ * until it is freed ({@link #fillDisk}), stall writes or fsyncs until released ({@link #stall}),
+ * and simulate a crash followed by a power loss: everything not fsynced is lost, including file
+ * creations and renames whose directory was not fsynced.
  *
  * <pre>{@code
  * FaultInjector faults = new FaultInjector(42);
@@ -117,6 +118,40 @@ public final class FaultInjector {
   /** Fails the {@code nth} fsync from now (1 = the next), once. */
   public void failSync(long nth, Fault fault) {
     fs.failSync(nth, map(fault));
+  }
+
+  /**
+   * A full disk: until {@link #freeDisk()} (or {@link #clear()}), every write to a file whose name
+   * matches the glob {@code fileName} fails with "No space left on device". {@code "*.db*"} fills
+   * it for SSTables, manifests and the schema but not for the commit log, whose segments a real
+   * deployment keeps on their own disk or preallocated.
+   */
+  public void fillDisk(String fileName) {
+    fs.fillDisk(fileName);
+  }
+
+  /** Space is back after {@link #fillDisk}. */
+  public void freeDisk() {
+    fs.freeDisk();
+  }
+
+  /**
+   * A stalling disk: until {@link #releaseStalls()} (or {@link #clear()}), every operation of kind
+   * {@code operation} ({@link Operation#WRITE} or {@link Operation#FSYNC}) on a file whose name
+   * matches the glob {@code fileName} blocks before it starts, then goes on as usual.
+   */
+  public void stall(Operation operation, String fileName) {
+    fs.stall(operation.op, fileName);
+  }
+
+  /** Lets every stalled operation go on; nothing stalls any more. */
+  public void releaseStalls() {
+    fs.releaseStalls();
+  }
+
+  /** Waits until at least {@code n} operations are blocked by {@link #stall}. */
+  public void awaitStalled(int n) throws InterruptedException {
+    fs.awaitStalled(n);
   }
 
   /** Fails every fsync until {@link #clear()}. */

@@ -2,6 +2,7 @@ package dev.talus.cql.exec.dml;
 
 import dev.talus.ClusteringOrder;
 import dev.talus.InvalidQueryException;
+import dev.talus.PagingState;
 import dev.talus.ResultRow;
 import dev.talus.ResultSet;
 import dev.talus.Select;
@@ -32,9 +33,13 @@ import java.util.List;
  * thread-safe.
  */
 final class SelectExec implements Executable {
+  /** Rows per internal page of an aggregating read. */
+  static final int AGGREGATE_PAGE = 5_000;
+
   private final Table table;
   private final List<Where.Restriction> where;
   private final List<TupleWhere.Restriction> tuples;
+  private final List<TokenWhere.Restriction> tokens;
   private final Selection selection;
   private final String[] fetch;
   private final String[] orderColumns;
@@ -42,6 +47,7 @@ final class SelectExec implements Executable {
   private final Limits limits;
   private final boolean allowFiltering;
   private final boolean distinct;
+  private final String[] groupBy;
   private final Source source;
   private final SourcePosition at;
   private final boolean fullPartitionKey;
@@ -50,16 +56,19 @@ final class SelectExec implements Executable {
       Table table,
       List<Where.Restriction> where,
       List<TupleWhere.Restriction> tuples,
+      List<TokenWhere.Restriction> tokens,
       Selection selection,
       List<Ordering> orderBy,
       Limits limits,
       boolean allowFiltering,
       boolean distinct,
+      List<String> groupBy,
       Source source,
       SourcePosition at) {
     this.table = table;
     this.where = List.copyOf(where);
     this.tuples = List.copyOf(tuples);
+    this.tokens = List.copyOf(tokens);
     this.selection = selection;
     this.fetch = selection.read().toArray(new String[0]);
     this.orderColumns = new String[orderBy.size()];
@@ -71,6 +80,7 @@ final class SelectExec implements Executable {
     this.limits = limits;
     this.allowFiltering = allowFiltering;
     this.distinct = distinct;
+    this.groupBy = groupBy.toArray(new String[0]);
     this.source = source;
     this.at = at;
     long restricted =
@@ -90,11 +100,12 @@ final class SelectExec implements Executable {
     for (Relation r : s.where()) {
       if (TupleWhere.isMultiColumn(r)) {
         tuples.add(TupleWhere.prepare(r, info, pc));
-      } else {
+      } else if (!(r instanceof Relation.Token)) {
         single.add(r);
       }
     }
     List<Where.Restriction> where = Where.prepare(single, info, pc);
+    List<TokenWhere.Restriction> tokens = TokenWhere.prepare(s.where(), info, pc);
     Source src = pc.source();
     for (Ordering o : s.orderBy()) {
       if (o.annOf() != null) {
@@ -112,12 +123,27 @@ final class SelectExec implements Executable {
                 + c.name());
       }
     }
-    if (!s.groupBy().isEmpty()) {
-      throw src.notYet(
-          s.groupBy().get(0).position(),
-          1,
-          "GROUP BY",
-          "it needs aggregates, which arrive with the engine's aggregates");
+    List<String> groupBy = new ArrayList<>(s.groupBy().size());
+    for (Selector g : s.groupBy()) {
+      if (!(g instanceof Selector.Column c)) {
+        throw src.notYet(
+            g.position(),
+            1,
+            "GROUP BY a function (such as floor() of a timestamp)",
+            "group by primary key columns");
+      }
+      TableInfo.Column col = Where.column(c.name(), info, pc);
+      if (!col.isKey()) {
+        throw src.invalid(
+            c.name(),
+            "Group by is currently only supported on the columns of the PRIMARY KEY, got "
+                + col.name());
+      }
+      if (s.distinct() && col.kind() == TableInfo.Kind.CLUSTERING) {
+        throw src.invalid(
+            c.name(), "Grouping on clustering columns is not allowed for SELECT DISTINCT queries");
+      }
+      groupBy.add(col.name());
     }
     if (s.distinct()) {
       checkDistinct(s, info, pc);
@@ -127,11 +153,13 @@ final class SelectExec implements Executable {
         table,
         where,
         tuples,
+        tokens,
         selection,
         s.orderBy(),
         limits,
         s.allowFiltering(),
         s.distinct(),
+        groupBy,
         src,
         s.where().isEmpty() ? s.position() : s.where().get(0).position());
   }
@@ -141,11 +169,26 @@ final class SelectExec implements Executable {
         info.columns(TableInfo.Kind.PARTITION_KEY).stream().map(TableInfo.Column::name).toList();
     String distinctOnly =
         "SELECT DISTINCT queries must only request partition key columns and/or static columns";
-    if (s.isWildcard()) {
-      if (info.columns().size() > pk.size()) {
+    for (Relation r : s.where()) {
+      boolean ok = r instanceof Relation.Token;
+      if (r instanceof Relation.Compare c) {
+        ok = isPartitionOrStatic(Where.column(c.column(), info, pc));
+      } else if (r instanceof Relation.In in) {
+        ok = isPartitionOrStatic(Where.column(in.column(), info, pc));
+      }
+      if (!ok) {
         throw pc.source()
             .invalid(
-                s.position(), distinctOnly + " (not " + info.columns().get(pk.size()).name() + ")");
+                r.position(),
+                "SELECT DISTINCT with WHERE clause only supports restriction by partition key"
+                    + " and/or static columns.");
+      }
+    }
+    if (s.isWildcard()) {
+      for (TableInfo.Column c : info.columns()) {
+        if (!isPartitionOrStatic(c)) {
+          throw pc.source().invalid(s.position(), distinctOnly + " (not " + c.name() + ")");
+        }
       }
       return;
     }
@@ -154,7 +197,8 @@ final class SelectExec implements Executable {
       if (!(item.selector() instanceof Selector.Column c)) {
         throw pc.source().invalid(item.position(), distinctOnly + " (not an expression)");
       }
-      if (!pk.contains(c.name().name())) {
+      TableInfo.Column col = Where.column(c.name(), info, pc);
+      if (!isPartitionOrStatic(col)) {
         throw pc.source().invalid(c.name(), distinctOnly + " (not " + c.name().name() + ")");
       }
       selected.add(c.name().name());
@@ -169,6 +213,10 @@ final class SelectExec implements Executable {
                     + ")");
       }
     }
+  }
+
+  private static boolean isPartitionOrStatic(TableInfo.Column c) {
+    return c.kind() == TableInfo.Kind.PARTITION_KEY || c.kind() == TableInfo.Kind.STATIC;
   }
 
   @Override
@@ -202,14 +250,36 @@ final class SelectExec implements Executable {
     for (TupleWhere.Restriction t : tuples) {
       t.addTo(s, ctx);
     }
+    for (TokenWhere.Restriction t : tokens) {
+      t.addTo(s, ctx);
+    }
     if (fetch.length > 0) {
       s.columns(fetch);
     }
     for (int i = 0; i < orderColumns.length; i++) {
       s.orderBy(orderColumns[i], orderDirections[i]);
     }
+    if (allowFiltering) {
+      s.allowFiltering();
+    }
+    if (distinct) {
+      s.distinct(); // one row a partition, its static columns read so static-only ones count
+    }
+    try {
+      if (groupBy.length > 0) {
+        return grouped(s, ctx);
+      }
+      return selection.aggregating() ? aggregate(s, ctx) : rows(s, ctx, partitions);
+    } catch (CqlInvalidRequestException e) {
+      throw e;
+    } catch (InvalidQueryException e) {
+      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
+    }
+  }
+
+  private CqlResult rows(Select s, ExecContext ctx, int partitions) {
     int limit = limits.limit(ctx);
-    int perPartition = distinct ? 1 : limits.perPartitionLimit(ctx);
+    int perPartition = limits.perPartitionLimit(ctx);
     boolean paged = ctx.pageSize() != Integer.MAX_VALUE || ctx.pagingState() != null;
     if (perPartition != Integer.MAX_VALUE) {
       if (partitions == 1 && fullPartitionKey) {
@@ -234,22 +304,87 @@ final class SelectExec implements Executable {
     if (paged && ctx.pagingState() != null) {
       s.pagingState(ctx.pagingState());
     }
-    if (allowFiltering) {
-      s.allowFiltering();
-    }
-    ResultSet rs;
-    try {
-      rs = s.execute();
-    } catch (CqlInvalidRequestException e) {
-      throw e;
-    } catch (InvalidQueryException e) {
-      throw source.invalid(at, 1, EngineMessages.inCql(e.getMessage()));
-    }
+    ResultSet rs = s.execute();
     List<ResultRow> engineRows = rs.rows();
     List<CqlRow> rows = new ArrayList<>(engineRows.size());
     for (ResultRow r : engineRows) {
       rows.add(selection.row(r, ctx));
     }
     return CqlResult.rows(selection.columns(), rows, rs.pagingState().orElse(null), ctx.warnings());
+  }
+
+  /**
+   * Aggregates without {@code GROUP BY}: every matching row read page by page ({@value
+   * #AGGREGATE_PAGE} rows a page, so memory stays bounded) and folded into one result row, which is
+   * never paged. {@code PER PARTITION LIMIT} caps the rows of each partition that are folded,
+   * {@code LIMIT} the result rows (there is one), as in Cassandra.
+   */
+  private CqlResult aggregate(Select s, ExecContext ctx) {
+    limits.limit(ctx); // checked, though one row is always within it
+    int perPartition = limits.perPartitionLimit(ctx);
+    if (perPartition != Integer.MAX_VALUE) {
+      s.perPartitionLimit(perPartition);
+    }
+    s.pageSize(AGGREGATE_PAGE);
+    Selection.Group group = selection.group();
+    PagingState state = null;
+    do {
+      if (state != null) {
+        s.pagingState(state);
+      }
+      ResultSet rs = s.execute();
+      for (ResultRow r : rs.rows()) {
+        group.add(r, ctx);
+      }
+      state = rs.pagingState().orElse(null);
+    } while (state != null);
+    return CqlResult.rows(selection.columns(), List.of(group.row()), null, ctx.warnings());
+  }
+
+  /**
+   * {@code GROUP BY}: the engine's groups, one result row each — the group's first row, or its rows
+   * folded by the aggregates. {@code LIMIT}, {@code PER PARTITION LIMIT} and the page size count
+   * groups, and a page ends after a whole group, as in Cassandra.
+   */
+  private CqlResult grouped(Select s, ExecContext ctx) {
+    s.groupBy(groupBy);
+    int limit = limits.limit(ctx);
+    int perPartition = limits.perPartitionLimit(ctx);
+    if (limit != Integer.MAX_VALUE) {
+      s.limit(limit);
+    }
+    if (perPartition != Integer.MAX_VALUE) {
+      s.perPartitionLimit(perPartition);
+    }
+    if (ctx.pageSize() != Integer.MAX_VALUE) {
+      s.pageSize(ctx.pageSize());
+    }
+    if (ctx.pagingState() != null) {
+      s.pagingState(ctx.pagingState());
+    }
+    List<CqlRow> rows = new ArrayList<>();
+    Selection.Group[] group = new Selection.Group[1];
+    PagingState next =
+        s.forEachGroupedRow(
+                (row, first) -> {
+                  if (!selection.aggregating()) {
+                    if (first) {
+                      rows.add(selection.row(row, ctx));
+                    }
+                    return;
+                  }
+                  if (first) {
+                    if (group[0] != null) {
+                      rows.add(group[0].row());
+                    }
+                    group[0] = selection.group();
+                  }
+                  group[0].add(row, ctx);
+                })
+            .orElse(null);
+    if (group[0] != null) {
+      rows.add(group[0].row());
+    }
+    return CqlResult.rows(selection.columns(), rows, next, ctx.warnings());
   }
 }

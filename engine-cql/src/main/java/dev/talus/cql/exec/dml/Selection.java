@@ -1,5 +1,6 @@
 package dev.talus.cql.exec.dml;
 
+import dev.talus.Aggregator;
 import dev.talus.DataType;
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
@@ -10,6 +11,7 @@ import dev.talus.cql.exec.support.ExecContext;
 import dev.talus.cql.exec.support.PrepareContext;
 import dev.talus.cql.exec.support.RowShape;
 import dev.talus.cql.exec.support.TableInfo;
+import dev.talus.cql.exec.term.Aggregates;
 import dev.talus.cql.exec.term.Json;
 import dev.talus.cql.exec.term.Operand;
 import dev.talus.cql.exec.term.Selectors;
@@ -37,6 +39,7 @@ final class Selection {
   private final boolean wildcard;
   private final boolean json;
   private final RowShape jsonShape;
+  private final boolean aggregating;
 
   private Selection(
       List<CqlColumn> columns,
@@ -44,9 +47,11 @@ final class Selection {
       List<String> read,
       boolean wildcard,
       boolean json,
-      TableInfo table) {
+      TableInfo table,
+      boolean aggregating) {
     this.shape = new RowShape(columns);
     this.operands = operands;
+    this.aggregating = aggregating;
     this.read = List.copyOf(read);
     this.wildcard = wildcard;
     this.json = json;
@@ -72,15 +77,28 @@ final class Selection {
     List<CqlColumn> columns = new ArrayList<>();
     List<Operand> ops = new ArrayList<>();
     Set<String> read = new LinkedHashSet<>();
+    List<Aggregates.Call> aggregates = new ArrayList<>();
     if (s.isWildcard()) {
       for (TableInfo.Column c : table.columns()) {
         columns.add(new CqlColumn(table.keyspace(), table.table(), c.name(), c.type()));
         ops.add(new Selectors.Read(c.name(), c.type()));
       }
     } else {
-      Selectors.Scope scope = new Selectors.Scope(table, read, token, pc);
+      Selectors.Scope scope = new Selectors.Scope(table, read, token, pc, aggregates);
+      int topLevel = 0;
       for (SelectItem item : s.selectors()) {
+        int before = aggregates.size();
         Selectors.Selected sel = Selectors.prepare(item.selector(), scope);
+        if (sel.operand() instanceof Aggregates.Call) {
+          topLevel++;
+        } else if (aggregates.size() != before) {
+          throw pc.source()
+              .notYet(
+                  item.position(),
+                  1,
+                  "functions and casts of an aggregate (" + sel.name() + ")",
+                  "select the aggregate and convert it in the application");
+        }
         String name = item.alias() != null ? item.alias().name() : sel.name();
         columns.add(new CqlColumn(table.keyspace(), table.table(), name, sel.operand().type()));
         ops.add(sel.operand());
@@ -92,7 +110,64 @@ final class Selection {
         new ArrayList<>(read),
         s.isWildcard(),
         s.json(),
-        table);
+        table,
+        !aggregates.isEmpty());
+  }
+
+  /** True if the selection has aggregates: the rows it reads fold into one row per group. */
+  boolean aggregating() {
+    return aggregating;
+  }
+
+  /**
+   * A new group: every aggregate empty, every other selector waiting for the group's first row (as
+   * Cassandra, a plain column in an aggregating selection shows the first row's value).
+   */
+  Group group() {
+    return new Group();
+  }
+
+  /** The rows of one group folded into one result row. Not thread-safe. */
+  final class Group {
+    private final Aggregator[] accumulators = new Aggregator[operands.length];
+    private final Object[] firstValues = new Object[operands.length];
+    private boolean empty = true;
+
+    private Group() {
+      for (int i = 0; i < operands.length; i++) {
+        if (operands[i] instanceof Aggregates.Call c) {
+          accumulators[i] = c.start();
+        }
+      }
+    }
+
+    /** Adds one row of the group. */
+    void add(ResultRow row, ExecContext ctx) {
+      for (int i = 0; i < operands.length; i++) {
+        if (accumulators[i] != null) {
+          accumulators[i].add(operands[i].eval(ctx, row));
+        } else if (empty) {
+          firstValues[i] = operands[i].eval(ctx, row);
+        }
+      }
+      empty = false;
+    }
+
+    /** True if no row was added. */
+    boolean isEmpty() {
+      return empty;
+    }
+
+    /** The group's result row. */
+    CqlRow row() {
+      Object[] values = firstValues.clone();
+      for (int i = 0; i < operands.length; i++) {
+        if (accumulators[i] != null) {
+          values[i] = accumulators[i].result();
+        }
+      }
+      return json ? jsonRow(values) : shape.row(values);
+    }
   }
 
   /** The result columns. */
@@ -108,17 +183,11 @@ final class Selection {
   /** The result row for one row the engine returned. */
   CqlRow row(ResultRow source, ExecContext ctx) {
     if (json) {
-      StringBuilder sb = new StringBuilder("{");
-      for (int i = 0; i < operands.length; i++) {
-        if (i > 0) {
-          sb.append(", ");
-        }
-        String name = shape.columns().get(i).name();
-        String key = CqlPrinter.quoteName(name);
-        sb.append(Json.quote(key)).append(": ");
-        sb.append(Json.write(operands[i].type(), operands[i].eval(ctx, source)));
+      Object[] values = new Object[operands.length];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = operands[i].eval(ctx, source);
       }
-      return jsonShape.row(new Object[] {sb.append('}').toString()});
+      return jsonRow(values);
     }
     if (plainColumns != null) {
       return new EngineRow(shape, plainColumns, source);
@@ -128,6 +197,20 @@ final class Selection {
       values[i] = operands[i].eval(ctx, source);
     }
     return shape.row(values);
+  }
+
+  private CqlRow jsonRow(Object[] values) {
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < operands.length; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      String name = shape.columns().get(i).name();
+      String key = CqlPrinter.quoteName(name);
+      sb.append(Json.quote(key)).append(": ");
+      sb.append(Json.write(operands[i].type(), values[i]));
+    }
+    return jsonShape.row(new Object[] {sb.append('}').toString()});
   }
 
   /** A row of plain columns, read from the engine's row when asked. */

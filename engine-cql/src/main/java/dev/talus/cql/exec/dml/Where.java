@@ -26,9 +26,8 @@ import java.util.Map;
  * The {@code WHERE} clause of a read or a write, prepared: each relation on a column with {@code
  * =}, {@code IN} or a range, its values typed by the column. A SELECT's multi-column relations are
  * prepared by {@link TupleWhere}; in a write they are refused as Cassandra refuses them. Relations
- * the engine cannot serve yet ({@code token()}, {@code CONTAINS}, {@code LIKE}, custom index
- * expressions) are refused as such; the query-first rules themselves are the engine's to enforce.
- * Immutable and thread-safe.
+ * the engine cannot serve yet ({@code LIKE}, custom index expressions) are refused as such; the
+ * query-first rules themselves are the engine's to enforce. Immutable and thread-safe.
  */
 final class Where {
   /** A restriction's comparison. */
@@ -204,11 +203,11 @@ final class Where {
               + " (IS NOT NULL only appears in a materialized view's definition)");
     }
     if (r instanceof Relation.Token) {
-      throw src.notYet(
+      // a SELECT takes them (TokenWhere) before the other relations come here
+      throw src.invalid(
           at,
           5,
-          "token() restrictions",
-          "reading a range of tokens is a scan of the table, which arrives with scans");
+          "The token function cannot be used in WHERE clauses for UPDATE and DELETE statements");
     }
     if (TupleWhere.isMultiColumn(r)) {
       // a SELECT takes them (TupleWhere) before the single-column relations come here

@@ -165,9 +165,6 @@ final class Functions {
             (c, a) -> Bytes.decode(t, (byte[]) a[0]));
       }
     }
-    for (String aggregate : List.of("count", "min", "max", "sum", "avg")) {
-      NOT_YET.put(aggregate, "aggregate functions (they arrive with the aggregates of the engine)");
-    }
     for (String f : List.of("abs", "exp", "log", "log10", "round")) {
       NOT_YET.put(f, "the math functions of Cassandra 5.0");
     }
@@ -220,7 +217,10 @@ final class Functions {
   /** True if {@code name} is a function Talus knows (runs, or refuses for now). */
   static boolean known(String name) {
     String n = name.toLowerCase(Locale.ROOT);
-    return BY_NAME.containsKey(n) || NOT_YET.containsKey(n) || REMOVED.containsKey(n);
+    return BY_NAME.containsKey(n)
+        || NOT_YET.containsKey(n)
+        || REMOVED.containsKey(n)
+        || Aggregates.isAggregate(n);
   }
 
   /** The lower-case function name of a call, without a {@code system.} qualifier. */
@@ -261,6 +261,15 @@ final class Functions {
                   + "': Cassandra 5.0 removed it; use "
                   + REMOVED.get(name)
                   + "() instead");
+    }
+    if (Aggregates.isAggregate(name)) {
+      throw pc.source()
+          .invalid(
+              at,
+              width,
+              "Aggregate function system."
+                  + name
+                  + "() can only be used in the selection of a SELECT, not in a term");
     }
     if (NOT_YET.containsKey(name)) {
       throw pc.source().notYet(at, width, name + "()", NOT_YET.get(name));

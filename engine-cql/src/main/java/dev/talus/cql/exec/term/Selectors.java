@@ -36,9 +36,16 @@ public final class Selectors {
    */
   public record Selected(Operand operand, String name) {}
 
-  /** What selectors read from: a table, its source columns, and how to compute a token. */
+  /**
+   * What selectors read from: a table, its source columns, how to compute a token, and the
+   * aggregates prepared so far (each aggregate adds itself).
+   */
   public record Scope(
-      TableInfo table, Set<String> read, Function<Object[], Long> token, PrepareContext pc) {}
+      TableInfo table,
+      Set<String> read,
+      Function<Object[], Long> token,
+      PrepareContext pc,
+      List<Aggregates.Call> aggregates) {}
 
   /** Prepares {@code s}; every column it reads is added to {@code scope.read()}. */
   public static Selected prepare(Selector s, Scope scope) {
@@ -88,9 +95,8 @@ public final class Selectors {
     if (s instanceof Selector.FunctionCall f) {
       return call(f, scope);
     }
-    if (s instanceof Selector.CountRows c) {
-      throw src.notYet(
-          c.position(), 5, "count(*)", "aggregate functions arrive with the engine's aggregates");
+    if (s instanceof Selector.CountRows) {
+      return Aggregates.countRows(scope);
     }
     if (s instanceof Selector.Arithmetic a) {
       throw src.notYet(
@@ -178,6 +184,9 @@ public final class Selectors {
     List<Selected> argsSelected = new ArrayList<>();
     if (name.equals("token")) {
       return token(f, scope);
+    }
+    if (Aggregates.isAggregate(name)) {
+      return Aggregates.prepare(name, f, scope);
     }
     if (name.equals("tojson")) {
       if (f.arguments().size() != 1) {

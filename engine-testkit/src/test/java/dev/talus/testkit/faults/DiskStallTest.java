@@ -1,0 +1,182 @@
+package dev.talus.testkit.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.talus.ClusteringOrder;
+import dev.talus.CommitLogSync;
+import dev.talus.DataType;
+import dev.talus.ResultRow;
+import dev.talus.Table;
+import dev.talus.TableSchema;
+import dev.talus.TalusDb;
+import dev.talus.TalusOptions;
+import dev.talus.testkit.FaultInjector;
+import dev.talus.testkit.FaultInjector.Operation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A disk that hangs instead of failing ({@link FaultInjector#stall}: an fsync or write blocks until
+ * released). What is blocked and what goes on: a stalled commit-log fsync blocks the GROUP and
+ * BATCH writers waiting for it, while reads of memtables and SSTables are served; PERIODIC writers
+ * do not wait for the fsync and go on; a flush whose SSTable fsync stalls blocks neither writes nor
+ * reads; {@code close()} waits for the stalled fsync and then closes cleanly, with the write it was
+ * making durable acknowledged and there after a reopen. The tests wait for the stalled operation
+ * itself ({@link FaultInjector#awaitStalled}), never for a time: an operation that must not block
+ * is run on the test thread, and the timeout only stops a run that hung (a regression).
+ */
+@Timeout(120)
+class DiskStallTest {
+  @TempDir Path tmp;
+
+  private static TalusOptions options(Path dir, CommitLogSync sync) {
+    return TalusOptions.builder(dir)
+        .commitLogSync(sync)
+        .commitLogSyncPeriod(Duration.ofMillis(10))
+        .backgroundCompaction(false)
+        .build();
+  }
+
+  private static TableSchema schema() {
+    return TableSchema.builder("t")
+        .partitionKey("p", DataType.INT)
+        .clusteringColumn("c", DataType.INT, ClusteringOrder.ASC)
+        .column("v", DataType.TEXT)
+        .build();
+  }
+
+  private static void insert(Table t, int c) {
+    t.insert().value("p", c % 3).value("c", c).value("v", "v" + c).execute();
+  }
+
+  private static void write(Table t, Map<Integer, String> expected, int c) {
+    insert(t, c);
+    expected.put(c, "v" + c);
+  }
+
+  private static Map<Integer, String> rows(Table t) {
+    Map<Integer, String> out = new TreeMap<>();
+    for (int p = 0; p < 3; p++) {
+      for (ResultRow r : t.select().eq("p", p).execute()) {
+        out.put(r.getInt("c"), r.getString("v"));
+      }
+    }
+    return out;
+  }
+
+  /** Rows 0..9 in an SSTable, 10..19 in the memtable. */
+  private static Table loaded(TalusDb db, Map<Integer, String> expected) {
+    Table t = db.createTable(schema());
+    for (int c = 0; c < 10; c++) {
+      write(t, expected, c);
+    }
+    t.flush();
+    for (int c = 10; c < 20; c++) {
+      write(t, expected, c);
+    }
+    return t;
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = CommitLogSync.class,
+      names = {"GROUP", "BATCH"})
+  void aStalledCommitLogFsyncBlocksItsWritersButNotReaders(CommitLogSync sync) throws Exception {
+    Path dir = tmp.resolve(sync.name());
+    FaultInjector faults = new FaultInjector(1);
+    Map<Integer, String> expected = new TreeMap<>();
+    try (TalusDb db = faults.open(options(dir, sync))) {
+      Table t = loaded(db, expected);
+      faults.stall(Operation.FSYNC, "CommitLog-*");
+      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> insert(t, 100));
+      faults.awaitStalled(1); // the writer's fsync hangs
+      Map<Integer, String> seen = rows(t); // reads of the SSTable and the memtable go on
+      seen.remove(100); // in flight: may or may not be visible yet
+      assertThat(seen).isEqualTo(expected);
+      assertThat(writer).as("the writer waits for its fsync").isNotDone();
+      faults.releaseStalls();
+      writer.get();
+      expected.put(100, "v100");
+      assertThat(rows(t)).isEqualTo(expected);
+      write(t, expected, 101);
+    }
+    try (TalusDb reopened = faults.open(options(dir, sync))) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void periodicWritersGoOnWhileTheCommitLogFsyncStalls() throws Exception {
+    Path dir = tmp.resolve("periodic");
+    FaultInjector faults = new FaultInjector(2);
+    Map<Integer, String> expected = new TreeMap<>();
+    try (TalusDb db = faults.open(options(dir, CommitLogSync.PERIODIC))) {
+      Table t = loaded(db, expected);
+      faults.stall(Operation.FSYNC, "CommitLog-*");
+      write(t, expected, 99); // PERIODIC: acknowledged before its fsync
+      faults.awaitStalled(1); // the log's sync thread hangs in its periodic fsync of it
+      for (int c = 100; c < 300; c++) {
+        write(t, expected, c); // on this thread: a write that blocked would hang the test
+      }
+      assertThat(rows(t)).isEqualTo(expected);
+      faults.releaseStalls();
+    }
+    try (TalusDb reopened = faults.open(options(dir, CommitLogSync.PERIODIC))) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aFlushStalledOnItsSSTableFsyncBlocksNeitherWritesNorReads() throws Exception {
+    Path dir = tmp.resolve("flush");
+    FaultInjector faults = new FaultInjector(3);
+    Map<Integer, String> expected = new TreeMap<>();
+    try (TalusDb db = faults.open(options(dir, CommitLogSync.BATCH))) {
+      Table t = loaded(db, expected);
+      faults.stall(Operation.FSYNC, "*Data.db*");
+      CompletableFuture<Void> flush = CompletableFuture.runAsync(t::flush);
+      faults.awaitStalled(1);
+      for (int c = 100; c < 120; c++) {
+        write(t, expected, c); // into the fresh memtable, on this thread
+      }
+      assertThat(rows(t)).isEqualTo(expected);
+      assertThat(t.stats().sstableCount()).isEqualTo(1);
+      assertThat(flush).isNotDone();
+      faults.releaseStalls();
+      flush.get();
+      assertThat(t.stats().sstableCount()).isEqualTo(2);
+      assertThat(rows(t)).isEqualTo(expected);
+    }
+    try (TalusDb reopened = faults.open(options(dir, CommitLogSync.BATCH))) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void closeDuringAStalledFsyncFinishesOnceReleased() throws Exception {
+    Path dir = tmp.resolve("close");
+    FaultInjector faults = new FaultInjector(4);
+    Map<Integer, String> expected = new TreeMap<>();
+    TalusDb db = faults.open(options(dir, CommitLogSync.BATCH));
+    Table t = loaded(db, expected);
+    faults.stall(Operation.FSYNC, "CommitLog-*");
+    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> insert(t, 100));
+    faults.awaitStalled(1);
+    CompletableFuture<Void> close = CompletableFuture.runAsync(db::close);
+    faults.releaseStalls();
+    writer.get(); // acknowledged: close let the write in flight finish
+    expected.put(100, "v100");
+    close.get();
+    try (TalusDb reopened = faults.open(options(dir, CommitLogSync.BATCH))) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+    }
+  }
+}
