@@ -148,7 +148,6 @@ public final class Database implements Closeable {
         }
         throw Corruption.atOpen(damage, s.name(), tdir);
       }
-      t.indexes().define(catalog.indexes(e.getKey()));
       register(t);
     }
   }

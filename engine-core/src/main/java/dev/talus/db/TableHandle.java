@@ -49,6 +49,7 @@ public final class TableHandle {
   TableHandle(Database db, TableStore store, Executor readThreads) {
     this.db = db;
     this.readThreads = readThreads;
+    store.indexes().define(db.catalog.indexes(store.id())); // the table's indexes, from the schema
     this.parts = parts(store);
   }
 
