@@ -146,6 +146,56 @@ public final class Table {
   }
 
   /**
+   * Defines a secondary index (CQL's {@code CREATE INDEX}), stored durably in the schema file and
+   * kept across reopens. See {@link IndexDef} for what can be indexed. Index names are unique
+   * within the keyspace.
+   *
+   * <p>The index's components are built for every SSTable the table has before this returns, and
+   * written with every later flush and compaction. A read that restricts the column by equality
+   * (or, for types other than text, by a range) then needs no {@link Select#allowFiltering} and
+   * reads only the partitions the index names; its result is exactly that of the filtering read.
+   *
+   * @throws InvalidQueryException if the name is taken in the keyspace, the column is missing or
+   *     cannot be indexed, or the column already has an index of that kind
+   */
+  public void createIndex(IndexDef index) {
+    store.createIndex(index, false);
+  }
+
+  /**
+   * Like {@link #createIndex(IndexDef)}; with {@code ifNotExists} an index of that name in the
+   * keyspace, or of that kind on that column, is left alone and false is returned.
+   *
+   * @return true if the index was created
+   */
+  public boolean createIndex(IndexDef index, boolean ifNotExists) {
+    return store.createIndex(index, ifNotExists);
+  }
+
+  /**
+   * Removes the secondary index {@code name} of this table (CQL's {@code DROP INDEX}), durably.
+   *
+   * @throws InvalidQueryException if this table has no index of that name
+   */
+  public void dropIndex(String name) {
+    store.dropIndex(name, false);
+  }
+
+  /**
+   * Like {@link #dropIndex(String)}; with {@code ifExists} a missing index returns false.
+   *
+   * @return true if the index was dropped
+   */
+  public boolean dropIndex(String name, boolean ifExists) {
+    return store.dropIndex(name, ifExists);
+  }
+
+  /** The table's secondary indexes, in creation order. */
+  public java.util.List<IndexDef> indexes() {
+    return store.indexes();
+  }
+
+  /**
    * Writes the table's memtable to a new SSTable and waits until it is live. Writes and reads go on
    * meanwhile.
    */

@@ -51,6 +51,15 @@ final class TableAlter {
         if (c.isPrimaryKey()) {
           throw new InvalidQueryException("Cannot drop PRIMARY KEY column " + c.name());
         }
+        List<String> indexed = TableIndexes.onColumn(db, store, c.name());
+        if (!indexed.isEmpty()) {
+          throw new InvalidQueryException(
+              "Cannot drop column "
+                  + c.name()
+                  + " because it has dependent secondary indexes ("
+                  + String.join(", ", indexed)
+                  + "); drop them first with DROP INDEX");
+        }
         int id = new KeyCodec(s, dropped).regularId(c.name());
         dropped.add(new DroppedColumn(c.name(), c.type(), c.kind(), id, now));
         List<ColumnDef> cols = new ArrayList<>(s.columns());

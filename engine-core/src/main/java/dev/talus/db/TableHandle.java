@@ -49,6 +49,7 @@ public final class TableHandle {
   TableHandle(Database db, TableStore store, Executor readThreads) {
     this.db = db;
     this.readThreads = readThreads;
+    store.indexes().define(db.catalog.indexes(store.id())); // the table's indexes, from the schema
     this.parts = parts(store);
   }
 
@@ -103,6 +104,30 @@ public final class TableHandle {
     live();
     synchronized (db) {
       return Snapshots.importInto(db, store(), source);
+    }
+  }
+
+  /** CREATE INDEX: stores the definition durably; false if IF NOT EXISTS found it. */
+  public boolean createIndex(dev.talus.IndexDef def, boolean ifNotExists) {
+    live();
+    synchronized (db) { // schema changes are serialised on the database
+      return TableIndexes.create(db, store(), def, ifNotExists);
+    }
+  }
+
+  /** DROP INDEX: removes the definition durably; false if IF EXISTS missed it. */
+  public boolean dropIndex(String name, boolean ifExists) {
+    live();
+    synchronized (db) {
+      return TableIndexes.drop(db, store(), name, ifExists);
+    }
+  }
+
+  /** The table's secondary indexes, in creation order. */
+  public List<dev.talus.IndexDef> indexes() {
+    live();
+    synchronized (db) {
+      return TableIndexes.of(db, store());
     }
   }
 
@@ -167,7 +192,9 @@ public final class TableHandle {
   /** Validates and runs one read. */
   public ReadResult read(ReadRequest req) {
     try {
-      return live().reads().read(req);
+      Parts p = live();
+      ReadResult indexed = IndexedRead.read(p.store(), p.reads(), req);
+      return indexed != null ? indexed : p.reads().read(req);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }

@@ -108,7 +108,10 @@ final class TableRemoval {
     try {
       ctx.fs().createDirectories(dir);
       catalog.replace(old.id(), id, old.schema());
-      return TableStore.open(ctx, host, id, new KeyCodec(old.schema(), old.keys().dropped()), dir);
+      TableStore fresh =
+          TableStore.open(ctx, host, id, new KeyCodec(old.schema(), old.keys().dropped()), dir);
+      fresh.indexes().define(catalog.indexes(id));
+      return fresh;
     } catch (IOException e) {
       throw new StorageException(
           "cannot truncate table " + old.schema().name() + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package dev.talus.schema;
 
+import dev.talus.IndexDef;
 import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.UserType;
@@ -14,10 +15,10 @@ import java.util.TreeMap;
 
 /**
  * The catalogue of a data directory: its keyspaces, every user-defined type (in creation order, so
- * a type's fields only name types before it) and every table's id and schema (which names its
- * keyspace), persisted in {@code schema.db} ({@link SchemaStore}). A change is saved before it is
- * taken: if the save fails, the catalogue is unchanged. Not thread-safe; the database serialises
- * schema changes.
+ * a type's fields only name types before it), every table's id and schema (which names its
+ * keyspace), dropped columns and secondary indexes, persisted in {@code schema.db} ({@link
+ * SchemaStore}). A change is saved before it is taken: if the save fails, the catalogue is
+ * unchanged. Not thread-safe; the database serialises schema changes.
  */
 public final class Catalog {
   private final StorageFs fs;
@@ -26,6 +27,7 @@ public final class Catalog {
   private final TreeMap<Integer, TableSchema> schemas;
   private final LinkedHashMap<String, UserType> types;
   private final TreeMap<Integer, List<DroppedColumn>> dropped;
+  private final TreeMap<Integer, List<IndexDef>> indexes;
 
   /**
    * No new table gets an id below this: ids of dropped tables whose commit-log records or
@@ -39,13 +41,15 @@ public final class Catalog {
       Map<String, KeyspaceSchema> keyspaces,
       Map<String, UserType> types,
       Map<Integer, TableSchema> schemas,
-      Map<Integer, List<DroppedColumn>> dropped) {
+      Map<Integer, List<DroppedColumn>> dropped,
+      Map<Integer, List<IndexDef>> indexes) {
     this.fs = fs;
     this.dir = dir;
     this.keyspaces = new TreeMap<>(keyspaces);
     this.types = new LinkedHashMap<>(types);
     this.schemas = new TreeMap<>(schemas);
     this.dropped = new TreeMap<>(dropped);
+    this.indexes = new TreeMap<>(indexes);
   }
 
   /** Counts the schema changes saved since the catalogue was loaded. */
@@ -62,12 +66,29 @@ public final class Catalog {
     return version.get();
   }
 
-  private static SchemaStore.Content content(
+  private SchemaStore.Content content(
       Map<String, KeyspaceSchema> ks,
       Map<String, UserType> ts,
       Map<Integer, TableSchema> tables,
       Map<Integer, List<DroppedColumn>> drops) {
-    return new SchemaStore.Content(ks, ts, tables, drops);
+    return new SchemaStore.Content(ks, ts, tables, drops, indexes);
+  }
+
+  /** The secondary indexes of table {@code id}, in creation order; empty if it has none. */
+  public List<IndexDef> indexes(int id) {
+    return indexes.getOrDefault(id, List.of());
+  }
+
+  /**
+   * Saves the catalogue with table {@code id}'s secondary indexes replaced by {@code next} (a
+   * CREATE or DROP INDEX, in one atomic rewrite of the schema file), then takes the change.
+   */
+  public void putIndexes(int id, List<IndexDef> next) throws IOException {
+    Map<Integer, List<IndexDef>> all = new TreeMap<>(indexes);
+    all.put(id, List.copyOf(next));
+    SchemaStore.save(fs, dir, new SchemaStore.Content(keyspaces, types, schemas, dropped, all));
+    version.incrementAndGet();
+    indexes.put(id, List.copyOf(next));
   }
 
   /** The dropped columns of table {@code id}, oldest first; empty if it dropped none. */
@@ -110,7 +131,8 @@ public final class Catalog {
       }
       tables.put(e.getKey(), t);
     }
-    return new Catalog(fs, dir, keyspaces, stored.types(), tables, stored.dropped());
+    return new Catalog(
+        fs, dir, keyspaces, stored.types(), tables, stored.dropped(), stored.indexes());
   }
 
   /** Keyspace name → keyspace, in name order. */
@@ -179,26 +201,36 @@ public final class Catalog {
   /**
    * Saves the catalogue with table {@code oldId} replaced by {@code newId} (a truncate: same schema
    * and dropped columns, so the same column ids, new id, in one atomic rewrite of the schema file),
-   * then takes the change. With a null {@code schema} the table is only removed.
+   * then takes the change; its secondary indexes go with it. With a null {@code schema} the table
+   * is only removed, with its indexes.
    */
   public void replace(int oldId, int newId, TableSchema schema) throws IOException {
     Map<Integer, TableSchema> next = new TreeMap<>(schemas);
     Map<Integer, List<DroppedColumn>> nextDropped = new TreeMap<>(dropped);
+    Map<Integer, List<IndexDef>> nextIndexes = new TreeMap<>(indexes);
     List<DroppedColumn> old = nextDropped.remove(oldId);
+    List<IndexDef> oldIndexes = nextIndexes.remove(oldId);
     next.remove(oldId);
     if (schema != null) {
       next.put(newId, schema);
       if (old != null) {
         nextDropped.put(newId, old);
       }
+      if (oldIndexes != null) {
+        nextIndexes.put(newId, oldIndexes);
+      }
     }
-    save(content(keyspaces, types, next, nextDropped));
+    save(new SchemaStore.Content(keyspaces, types, next, nextDropped, nextIndexes));
     schemas.remove(oldId);
     dropped.remove(oldId);
+    indexes.remove(oldId);
     if (schema != null) {
       schemas.put(newId, schema);
       if (old != null) {
         dropped.put(newId, old);
+      }
+      if (oldIndexes != null) {
+        indexes.put(newId, oldIndexes);
       }
     }
     reserveIdsBelow(Math.max(oldId, newId) + 1);

@@ -5,6 +5,7 @@ import dev.talus.ColumnDef;
 import dev.talus.CompactionOptions;
 import dev.talus.Compression;
 import dev.talus.DataType;
+import dev.talus.IndexDef;
 import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.UserType;
@@ -37,14 +38,18 @@ import java.util.TreeMap;
  *
  * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
  * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
- * columns), 4 (each table followed by its dropped columns). Every version is read (the tables of
- * versions 1 and 2 name no keyspace; no table of a version before 4 dropped a column); a newer one
- * is refused with its number.
+ * columns), 4 (each table followed by its dropped columns), 5 (each table's dropped columns
+ * followed by its secondary indexes). Every version is read (the tables of versions 1 and 2 name no
+ * keyspace; no table of a version before 4 dropped a column, none before 5 had an index); a newer
+ * one is refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 4;
+  private static final int VERSION = 5;
+
+  /** Version 4 had no secondary indexes; it is still read. */
+  private static final int VERSION_4 = 4;
 
   /** Version 3 had no dropped columns; it is still read. */
   private static final int VERSION_3 = 3;
@@ -64,23 +69,40 @@ public final class SchemaStore {
    * @param types user types in creation order
    * @param tables table id → schema; a table read from a version before keyspaces names none
    * @param dropped table id → its dropped columns (tables that dropped none may be absent)
+   * @param indexes table id → its secondary indexes in creation order (tables without may be
+   *     absent)
    */
   public record Content(
       Map<String, KeyspaceSchema> keyspaces,
       Map<String, UserType> types,
       Map<Integer, TableSchema> tables,
-      Map<Integer, List<DroppedColumn>> dropped) {
+      Map<Integer, List<DroppedColumn>> dropped,
+      Map<Integer, List<IndexDef>> indexes) {
+    /** Content without secondary indexes. */
+    public Content(
+        Map<String, KeyspaceSchema> keyspaces,
+        Map<String, UserType> types,
+        Map<Integer, TableSchema> tables,
+        Map<Integer, List<DroppedColumn>> dropped) {
+      this(keyspaces, types, tables, dropped, Map.of());
+    }
+
     /** Content without dropped columns. */
     public Content(
         Map<String, KeyspaceSchema> keyspaces,
         Map<String, UserType> types,
         Map<Integer, TableSchema> tables) {
-      this(keyspaces, types, tables, Map.of());
+      this(keyspaces, types, tables, Map.of(), Map.of());
     }
 
     /** The dropped columns of table {@code id}, oldest first; empty if it dropped none. */
     public List<DroppedColumn> droppedOf(int id) {
       return dropped.getOrDefault(id, List.of());
+    }
+
+    /** The secondary indexes of table {@code id}, in creation order; empty if it has none. */
+    public List<IndexDef> indexesOf(int id) {
+      return indexes.getOrDefault(id, List.of());
     }
   }
 
@@ -91,8 +113,9 @@ public final class SchemaStore {
     Map<String, UserType> types = new LinkedHashMap<>();
     Map<String, KeyspaceSchema> keyspaces = new TreeMap<>();
     Map<Integer, List<DroppedColumn>> dropped = new TreeMap<>();
+    Map<Integer, List<IndexDef>> indexes = new TreeMap<>();
     if (!fs.exists(file)) {
-      return new Content(keyspaces, types, out, dropped);
+      return new Content(keyspaces, types, out, dropped, indexes);
     }
     byte[] all;
     try (ReadableFile f = fs.openForRead(file)) {
@@ -141,17 +164,46 @@ public final class SchemaStore {
         String keyspace = version >= VERSION_3 ? in.readUTF() : null;
         TableSchema t = readSchema(in, version, types);
         out.put(id, keyspace == null ? t : t.withKeyspace(keyspace));
-        if (version >= VERSION) {
+        if (version >= VERSION_4) {
           List<DroppedColumn> d = readDropped(in, types);
           if (!d.isEmpty()) {
             dropped.put(id, d);
           }
         }
+        if (version >= VERSION) {
+          List<IndexDef> ix = readIndexes(in);
+          if (!ix.isEmpty()) {
+            indexes.put(id, ix);
+          }
+        }
       }
-    } catch (IllegalArgumentException | dev.talus.InvalidSchemaException e) {
-      throw corrupt(file, 0, "undecodable type: " + e.getMessage());
+    } catch (IllegalArgumentException
+        | dev.talus.InvalidSchemaException
+        | dev.talus.InvalidQueryException e) {
+      throw corrupt(file, 0, "undecodable type or index: " + e.getMessage());
     }
-    return new Content(keyspaces, types, out, dropped);
+    return new Content(keyspaces, types, out, dropped, indexes);
+  }
+
+  private static List<IndexDef> readIndexes(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    List<IndexDef> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String name = in.readUTF();
+      String column = in.readUTF();
+      out.add(new IndexDef(name, column, IndexDef.Kind.valueOf(in.readUTF())));
+    }
+    return out;
+  }
+
+  private static void writeIndexes(DataOutputStream out, List<IndexDef> indexes)
+      throws IOException {
+    out.writeInt(indexes.size());
+    for (IndexDef d : indexes) {
+      out.writeUTF(d.name());
+      out.writeUTF(d.column());
+      out.writeUTF(d.kind().name());
+    }
   }
 
   private static List<DroppedColumn> readDropped(DataInputStream in, Map<String, UserType> types)
@@ -216,6 +268,7 @@ public final class SchemaStore {
         out.writeUTF(e.getValue().keyspace().orElseThrow());
         writeSchema(out, e.getValue());
         writeDropped(out, content.droppedOf(e.getKey()));
+        writeIndexes(out, content.indexesOf(e.getKey()));
       }
     }
     ByteBuffer all = FileFormat.withCrcTrailer(bytes.toByteArray());

@@ -119,6 +119,7 @@ final class Flusher {
           w.commit();
         }
         reader = SSTableReader.open(ctx.fs(), table.directory(), gen, ctx.chunkCache());
+        table.indexes().writeFor(reader, table.keys()); // before the SSTable goes live
         table.tracker().flushCommitted(reader);
         ctx.metrics().flush(name, reader.onDiskSize());
       } catch (IOException e) {

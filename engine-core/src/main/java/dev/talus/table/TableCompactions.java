@@ -403,6 +403,10 @@ public final class TableCompactions {
     for (ReaderInfo i : result.plan().expired()) {
       removed.add(i.reader());
     }
+    for (SSTableReader out : result.outputs()) {
+      // before the outputs go live; if it fails, the first query that needs them builds them
+      table.indexes().writeForOrLater(out, table.keys());
+    }
     table.tracker().swap(removed, result.outputs());
   }
 

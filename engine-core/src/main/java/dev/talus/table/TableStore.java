@@ -44,6 +44,7 @@ public final class TableStore {
   private final TableCompactions compactions;
   private final Quarantine quarantine;
   private final Flusher flusher;
+  private final dev.talus.index.SSTableIndexes indexes;
   private final long replayFrom;
 
   /** Writers share it; switching the memtable takes it exclusively (the write barrier). */
@@ -89,6 +90,12 @@ public final class TableStore {
     this.guardrails = new PartitionGuardrails(this, ctx.options(), ctx.metrics());
     this.compactions = new TableCompactions(this, ctx, host);
     this.flusher = new Flusher(this, ctx, host);
+    this.indexes = new dev.talus.index.SSTableIndexes(ctx.fs(), schema.name());
+  }
+
+  /** The table's storage-attached indexes and their components. */
+  public dev.talus.index.SSTableIndexes indexes() {
+    return indexes;
   }
 
   /** Opens a table directory: its manifest, removing crash leftovers, and its live SSTables. */
@@ -336,6 +343,7 @@ public final class TableStore {
    */
   public long retire() throws IOException {
     retired = true;
+    indexes.close();
     compactions.awaitStopped();
     TableView[] old = {null};
     IOException[] failure = {null};
@@ -366,6 +374,7 @@ public final class TableStore {
 
   /** Releases the SSTables and the manifest. Memtables must have been flushed or logged. */
   public void close() {
+    indexes.close();
     tracker.releaseAll();
     try {
       manifest.close();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.talus.ColumnDef;
 import dev.talus.DataType;
+import dev.talus.IndexDef;
 import dev.talus.KeyspaceSchema;
 import dev.talus.TableSchema;
 import dev.talus.io.CorruptFileException;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * schema.db version 4 stores each table's dropped columns; version 3 files (no dropped columns) are
- * still read, and a newer version is refused with its number.
+ * schema.db version 4 stores each table's dropped columns, version 5 also its secondary indexes;
+ * version 3 and 4 files are still read, and a newer version is refused with its number.
  */
 class SchemaStoreVersionTest {
   @TempDir Path dir;
@@ -54,13 +55,51 @@ class SchemaStoreVersionTest {
   }
 
   @Test
+  void version5StoresTheIndexesOfEachTable() throws IOException {
+    List<IndexDef> indexes = List.of(IndexDef.sai("t_v", "v"));
+    SchemaStore.save(
+        fs,
+        dir,
+        new SchemaStore.Content(
+            Map.of("ks", KeyspaceSchema.builder("ks").build()),
+            Map.of(),
+            Map.of(7, table()),
+            Map.of(),
+            Map.of(7, indexes)));
+    byte[] v5 = file();
+    assertThat(ByteBuffer.wrap(v5).getInt(4)).isEqualTo(5);
+    // the last table ends with: dropped count 0, index count 1, "t_v", "v", "SAI"
+    int body = v5.length - 4;
+    byte[] expected = {0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 't', '_', 'v', 0, 1, 'v', 0, 3, 'S', 'A', 'I'};
+    assertThat(Arrays.copyOfRange(v5, body - expected.length, body)).isEqualTo(expected);
+    SchemaStore.Content back = SchemaStore.load(fs, dir);
+    assertThat(back.indexesOf(7)).isEqualTo(indexes);
+    assertThat(back.tables().get(7)).isEqualTo(table());
+  }
+
+  @Test
+  void aVersion4FileIsReadWithoutIndexes() throws IOException {
+    SchemaStore.save(fs, dir, content(Map.of()));
+    byte[] v5 = file();
+    // version 4 is version 5 without the index count (0) after the last (only) table
+    int body = v5.length - 4;
+    assertThat(ByteBuffer.wrap(v5).getInt(body - 4)).isZero();
+    byte[] v4 = Arrays.copyOf(v5, body - 4);
+    ByteBuffer.wrap(v4).putInt(4, 4);
+    write(v4);
+    SchemaStore.Content back = SchemaStore.load(fs, dir);
+    assertThat(back.tables().get(7)).isEqualTo(table());
+    assertThat(back.indexesOf(7)).isEmpty();
+  }
+
+  @Test
   void version4StoresTheDroppedColumnsOfEachTable() throws IOException {
     List<DroppedColumn> dropped =
         List.of(
             new DroppedColumn("old", DataType.set(DataType.TEXT), ColumnDef.Kind.REGULAR, 1, 123L),
             new DroppedColumn("st", DataType.INT, ColumnDef.Kind.STATIC, 2, 456L));
     SchemaStore.save(fs, dir, content(Map.of(7, dropped)));
-    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(4);
+    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(5);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
     assertThat(back.droppedOf(7)).isEqualTo(dropped);
     assertThat(back.tables().get(7)).isEqualTo(table());
@@ -70,10 +109,11 @@ class SchemaStoreVersionTest {
   void aVersion3FileIsReadWithoutDroppedColumns() throws IOException {
     SchemaStore.save(fs, dir, content(Map.of()));
     byte[] v4 = file();
-    // version 3 is version 4 without the dropped-column count (0) after the last (only) table
+    // version 3 is version 5 without the dropped-column and index counts (0, 0) after the last
+    // (only) table
     int body = v4.length - 4;
-    assertThat(ByteBuffer.wrap(v4).getInt(body - 4)).isZero();
-    byte[] v3 = Arrays.copyOf(v4, body - 4);
+    assertThat(ByteBuffer.wrap(v4).getLong(body - 8)).isZero();
+    byte[] v3 = Arrays.copyOf(v4, body - 8);
     ByteBuffer.wrap(v3).putInt(4, 3);
     write(v3);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
@@ -86,10 +126,10 @@ class SchemaStoreVersionTest {
     SchemaStore.save(fs, dir, content(Map.of()));
     byte[] v = file();
     byte[] body = Arrays.copyOf(v, v.length - 4);
-    ByteBuffer.wrap(body).putInt(4, 5);
+    ByteBuffer.wrap(body).putInt(4, 6);
     write(body);
     assertThatThrownBy(() -> SchemaStore.load(fs, dir))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("schema format version 5 is newer than this build reads (1 to 4)");
+        .hasMessageContaining("schema format version 6 is newer than this build reads (1 to 5)");
   }
 }

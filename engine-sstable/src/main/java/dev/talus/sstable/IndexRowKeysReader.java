@@ -155,13 +155,12 @@ public final class IndexRowKeysReader implements AutoCloseable {
     }
   }
 
-  /** The number of rows (row ids are below it). */
-  public int rowCount() {
-    return rows;
+  /** The partition key of row {@code rowId}, from memory (no read). */
+  public byte[] partitionKey(int rowId) {
+    return partitionKeys[partitionOf(rowId)].clone();
   }
 
-  /** The keys of row {@code rowId}. */
-  public RowKey rowKey(int rowId) throws IOException {
+  private int partitionOf(int rowId) {
     if (rowId < 0 || rowId >= rows) {
       throw new IllegalArgumentException("row id " + rowId + " not in [0, " + rows + ")");
     }
@@ -173,6 +172,17 @@ public final class IndexRowKeysReader implements AutoCloseable {
         p++; // partitions without rows start at the same id: the row is the last one's
       }
     }
+    return p;
+  }
+
+  /** The number of rows (row ids are below it). */
+  public int rowCount() {
+    return rows;
+  }
+
+  /** The keys of row {@code rowId}. */
+  public RowKey rowKey(int rowId) throws IOException {
+    int p = partitionOf(rowId);
     int b = rowId / IndexRowKeysWriter.BLOCK_ROWS;
     long start = blockOffsets[b];
     ByteBuffer block = ByteBuffer.allocate(Math.toIntExact(blockOffsets[b + 1] - start));

@@ -6,8 +6,10 @@ import java.util.regex.Pattern;
 
 /**
  * Names one SSTable generation in a table directory: its component files are {@code
- * <dir>/nb-<generation>-<Component>}, and while being written {@code ...<Component>.tmp}. Immutable
- * and thread-safe.
+ * <dir>/nb-<generation>-<Component>}, and while being written {@code ...<Component>.tmp}. Files
+ * attached to a generation later (the storage-attached index components, {@code
+ * nb-<generation>-Sai...db}) follow the same pattern, so they are removed with it. Immutable and
+ * thread-safe.
  */
 public record SSTableDescriptor(Path directory, long generation) {
   /** Prefix of every component file name; "nb" echoes Cassandra's naming, the format is ours. */
@@ -16,7 +18,7 @@ public record SSTableDescriptor(Path directory, long generation) {
   static final String TMP_SUFFIX = ".tmp";
 
   private static final Pattern NAME =
-      Pattern.compile("nb-(\\d+)-([A-Za-z]+\\.(?:db|txt))(\\.tmp)?");
+      Pattern.compile("nb-(\\d+)-([A-Za-z][A-Za-z0-9_]*\\.(?:db|txt))(\\.tmp)?");
 
   public SSTableDescriptor {
     if (generation < 0) {
@@ -26,6 +28,16 @@ public record SSTableDescriptor(Path directory, long generation) {
 
   public Path path(Component c) {
     return directory.resolve(PREFIX + generation + "-" + c.suffix());
+  }
+
+  /** The file {@code nb-<generation>-<suffix>} beside the components, e.g. an index component. */
+  public Path attached(String suffix) {
+    return directory.resolve(PREFIX + generation + "-" + suffix);
+  }
+
+  /** The prefix of the index components attached to this generation ({@code nb-<gen>-Sai}). */
+  public String attachedIndexPrefix() {
+    return PREFIX + generation + "-Sai";
   }
 
   Path tmpPath(Component c) {

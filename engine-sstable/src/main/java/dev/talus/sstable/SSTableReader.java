@@ -417,6 +417,12 @@ public final class SSTableReader {
       for (Component c : Component.values()) {
         fs.delete(desc.path(c));
       }
+      String attached = desc.attachedIndexPrefix();
+      for (java.nio.file.Path p : fs.list(desc.directory())) {
+        if (p.getFileName().toString().startsWith(attached)) {
+          fs.delete(p); // storage-attached index components of this generation
+        }
+      }
       fs.syncDirectory(desc.directory());
     } catch (IOException e) {
       // Not a failure of whoever released the last reference (a read, or the compaction that made

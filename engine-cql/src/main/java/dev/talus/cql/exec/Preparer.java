@@ -145,14 +145,12 @@ public final class Preparer implements StatementVisitor<Executable> {
 
   @Override
   public Executable visitCreateIndex(CreateIndexStatement s) {
-    throw src()
-        .notYet(s.position(), 6, "CREATE INDEX", "indexes arrive with storage-attached indexes");
+    return dev.talus.cql.exec.ddl.IndexDdl.create(s, pc);
   }
 
   @Override
   public Executable visitDropIndex(DropIndexStatement s) {
-    throw src()
-        .notYet(s.position(), 4, "DROP INDEX", "indexes arrive with storage-attached indexes");
+    return dev.talus.cql.exec.ddl.IndexDdl.drop(s, pc);
   }
 
   @Override

@@ -23,9 +23,10 @@ import java.util.List;
 /**
  * {@code DESCRIBE}, run by the server as Cassandra 4.0+ does: rows of {@code (keyspace_name, type,
  * name)}, plus {@code create_statement} for the forms that print DDL ({@code KEYSPACE}, {@code
- * TABLE}, {@code SCHEMA}, a bare name). The DDL re-creates the schema (see {@link SchemaDdl}).
- * Types, functions, aggregates, indexes and views: Talus has none, so their lists are empty and a
- * named one is not found. Immutable and thread-safe.
+ * TABLE}, {@code SCHEMA}, a bare name). The DDL re-creates the schema (see {@link SchemaDdl}). A
+ * table's indexes follow it, one row each ({@code CREATE CUSTOM INDEX … USING
+ * 'StorageAttachedIndex'}). Functions, aggregates and views: Talus has none, so their lists are
+ * empty and a named one is not found. Immutable and thread-safe.
  */
 public final class DescribeExec implements Executable {
   private static final List<CqlColumn> LIST_COLUMNS =
@@ -214,6 +215,7 @@ public final class DescribeExec implements Executable {
       for (Table t : db.tables()) {
         if (t.keyspace().equals(ks)) {
           rows.add(new Object[] {ks, "table", t.name(), SchemaDdl.table(t.schema())});
+          addIndexes(ks, t, rows);
         }
       }
     }
@@ -245,6 +247,29 @@ public final class DescribeExec implements Executable {
                         name.toString().length(),
                         "'" + name.name().name() + "' not found in keyspace '" + ks + "'"));
     rows.add(new Object[] {ks, "table", t.name(), SchemaDdl.table(t.schema())});
+    addIndexes(ks, t, rows);
+  }
+
+  /** One row per index of {@code t}, after the table's, as Cassandra describes them. */
+  private static void addIndexes(String ks, Table t, List<Object[]> rows) {
+    for (dev.talus.IndexDef d : t.indexes()) {
+      String q = dev.talus.cql.parse.CqlPrinter.quoteName(ks);
+      rows.add(
+          new Object[] {
+            ks,
+            "index",
+            d.name(),
+            "CREATE CUSTOM INDEX "
+                + dev.talus.cql.parse.CqlPrinter.quoteName(d.name())
+                + " ON "
+                + q
+                + "."
+                + dev.talus.cql.parse.CqlPrinter.quoteName(t.name())
+                + " ("
+                + dev.talus.cql.parse.CqlPrinter.quoteName(d.column())
+                + ") USING 'StorageAttachedIndex';"
+          });
+    }
   }
 
   private void describeType(

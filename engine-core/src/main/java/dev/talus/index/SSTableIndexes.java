@@ -1,0 +1,286 @@
+package dev.talus.index;
+
+import dev.talus.IndexDef;
+import dev.talus.data.PartitionKey;
+import dev.talus.data.Row;
+import dev.talus.data.Slice;
+import dev.talus.io.CorruptFileException;
+import dev.talus.io.StorageFs;
+import dev.talus.memtable.MemPartition;
+import dev.talus.memtable.Memtable;
+import dev.talus.schema.KeyCodec;
+import dev.talus.sstable.IndexRowKeysReader;
+import dev.talus.sstable.IndexTermsReader;
+import dev.talus.sstable.SSTableReader;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The storage-attached indexes of one table: their definitions, the components of each live SSTable
+ * (opened on first use and kept open), and the candidate partitions of a query. A component that is
+ * missing or fails its checks when opened is rebuilt from its SSTable before it is used, so a
+ * damaged index is never read. Memtables are not indexed: a query scans them, comparing the term of
+ * each row's cell. Thread-safe.
+ */
+public final class SSTableIndexes implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SSTableIndexes.class);
+
+  private final StorageFs fs;
+  private final String table;
+  private volatile List<IndexDef> definitions = List.of();
+  private final Map<Long, Attached> attached = new ConcurrentHashMap<>();
+
+  /** The opened components of one SSTable; guarded by itself. */
+  private static final class Attached {
+    IndexRowKeysReader keys;
+    final Map<String, IndexTermsReader> terms = new HashMap<>();
+  }
+
+  public SSTableIndexes(StorageFs fs, String table) {
+    this.fs = fs;
+    this.table = table;
+  }
+
+  /** The indexes of the table now, in creation order. */
+  public List<IndexDef> definitions() {
+    return definitions;
+  }
+
+  /** Takes the table's index list (at open, CREATE INDEX and DROP INDEX). */
+  public void define(List<IndexDef> next) {
+    definitions = List.copyOf(next);
+    Set<String> names = new HashSet<>();
+    next.forEach(d -> names.add(d.name()));
+    for (Attached a : attached.values()) {
+      synchronized (a) {
+        for (Iterator<Map.Entry<String, IndexTermsReader>> it = a.terms.entrySet().iterator();
+            it.hasNext(); ) {
+          Map.Entry<String, IndexTermsReader> e = it.next();
+          if (!names.contains(e.getKey())) {
+            closeQuietly(e.getValue());
+            it.remove();
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes every index's components for a new SSTable (a flush or compaction output) before it goes
+   * live.
+   */
+  public void writeFor(SSTableReader reader, KeyCodec keys) throws IOException {
+    List<IndexDef> defs = definitions;
+    if (defs.isEmpty()) {
+      return;
+    }
+    Attached a = attachedOf(reader);
+    synchronized (a) {
+      if (a.keys == null && a.terms.isEmpty()) {
+        IndexBuilder.build(fs, reader, keys, defs, true);
+      }
+    }
+  }
+
+  /**
+   * Like {@link #writeFor}, for a compaction's outputs: a failure is logged, not thrown, because
+   * the compaction is already durable; the first query that needs a missing component builds it.
+   */
+  public void writeForOrLater(SSTableReader reader, KeyCodec keys) {
+    try {
+      writeFor(reader, keys);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "Writing the index components of {} of table {} failed; they are built when first"
+              + " needed",
+          reader.descriptor(),
+          table,
+          e);
+    }
+  }
+
+  /**
+   * Makes sure every SSTable has the components of index {@code def} (CREATE INDEX on a table with
+   * data), building what is missing or damaged; returns how many SSTables it built for.
+   */
+  public int buildFor(IndexDef def, List<SSTableReader> sstables, KeyCodec keys)
+      throws IOException {
+    int built = 0;
+    for (SSTableReader r : sstables) {
+      if (!r.tryRef()) {
+        continue; // compacted away meanwhile: its output was written with the index
+      }
+      try {
+        Attached a = attachedOf(r);
+        synchronized (a) {
+          if (a.terms.get(def.name()) == null) {
+            openTerms(a, r, keys, def);
+            built++;
+          }
+        }
+      } finally {
+        r.release();
+      }
+    }
+    return built;
+  }
+
+  /** Deletes the term dictionaries of a dropped index from every SSTable. */
+  public void dropFiles(String index, List<SSTableReader> sstables) throws IOException {
+    for (SSTableReader r : sstables) {
+      fs.delete(SaiFiles.terms(r.descriptor(), index));
+    }
+  }
+
+  /**
+   * The partitions of these sources that may hold a row whose value of the range's column lies in
+   * the range: from each SSTable's term dictionary, and by scanning the memtables. A superset: the
+   * caller reads every candidate and checks it. The caller holds references on the SSTables.
+   */
+  public Set<PartitionKey> candidates(
+      IndexRange range, List<Memtable> memtables, List<SSTableReader> sstables, KeyCodec keys)
+      throws IOException {
+    Set<PartitionKey> out = new TreeSet<>();
+    if (range.isEmpty()) {
+      return out;
+    }
+    for (SSTableReader r : sstables) {
+      Attached a = attachedOf(r);
+      synchronized (a) {
+        IndexTermsReader terms = a.terms.get(range.index().name());
+        if (terms == null) {
+          terms = openTerms(a, r, keys, range.index());
+        }
+        RoaringBitmap rows =
+            terms.range(
+                range.lower(), range.lowerInclusive(), range.upper(), range.upperInclusive());
+        byte[] last = null;
+        for (Iterator<Integer> it = rows.iterator(); it.hasNext(); ) {
+          byte[] pk = a.keys.partitionKey(it.next());
+          if (last == null || !java.util.Arrays.equals(last, pk)) {
+            out.add(PartitionKey.of(pk));
+            last = pk;
+          }
+        }
+      }
+    }
+    int id = keys.regularId(range.index().column());
+    for (Memtable m : memtables) {
+      for (MemPartition p : m.partitions()) {
+        for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
+          byte[] term = IndexTerms.ofCell(it.next(), id, keys.regularCodec(id));
+          if (term != null && range.contains(term)) {
+            out.add(p.key());
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Closes the components of SSTables that are no longer live. */
+  public void retain(List<SSTableReader> live) {
+    Set<Long> gens = new HashSet<>();
+    live.forEach(r -> gens.add(r.generation()));
+    for (Iterator<Map.Entry<Long, Attached>> it = attached.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Long, Attached> e = it.next();
+      if (!gens.contains(e.getKey())) {
+        it.remove();
+        closeAll(e.getValue());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Attached a : attached.values()) {
+      closeAll(a);
+    }
+    attached.clear();
+  }
+
+  private Attached attachedOf(SSTableReader r) {
+    return attached.computeIfAbsent(r.generation(), g -> new Attached());
+  }
+
+  /** Opens (building or rebuilding if needed) the row-key map and {@code def}'s dictionary. */
+  private IndexTermsReader openTerms(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
+      throws IOException {
+    if (a.keys == null) {
+      a.keys = openKeys(r, keys);
+    }
+    Path file = SaiFiles.terms(r.descriptor(), def.name());
+    IndexTermsReader t = null;
+    try {
+      t = IndexTermsReader.open(fs, file, r.generation());
+      if (t.rowCount() != a.keys.rowCount()) {
+        closeQuietly(t);
+        t = null;
+        throw new CorruptFileException(file, 0, "row count differs from the row-key map's");
+      }
+    } catch (NoSuchFileException | CorruptFileException e) {
+      rebuilding(file, e);
+      fs.delete(file);
+      IndexBuilder.build(fs, r, keys, List.of(def), false);
+      t = IndexTermsReader.open(fs, file, r.generation());
+    }
+    a.terms.put(def.name(), t);
+    return t;
+  }
+
+  private IndexRowKeysReader openKeys(SSTableReader r, KeyCodec keys) throws IOException {
+    Path file = SaiFiles.keys(r.descriptor());
+    try {
+      return IndexRowKeysReader.open(fs, file, r.generation());
+    } catch (NoSuchFileException | CorruptFileException e) {
+      rebuilding(file, e);
+      fs.delete(file);
+      IndexBuilder.build(fs, r, keys, List.of(), true);
+      return IndexRowKeysReader.open(fs, file, r.generation());
+    }
+  }
+
+  private void rebuilding(Path file, Exception e) {
+    if (e instanceof NoSuchFileException) {
+      LOG.info("Building index component {} of table {}", file.getFileName(), table);
+    } else {
+      LOG.warn(
+          "Index component {} of table {} is damaged ({}); rebuilding it from its SSTable",
+          file.getFileName(),
+          table,
+          e.getMessage());
+    }
+  }
+
+  private static void closeAll(Attached a) {
+    synchronized (a) {
+      if (a.keys != null) {
+        closeQuietly(a.keys);
+        a.keys = null;
+      }
+      a.terms.values().forEach(SSTableIndexes::closeQuietly);
+      a.terms.clear();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.debug("closing an index component failed", e);
+    }
+  }
+}

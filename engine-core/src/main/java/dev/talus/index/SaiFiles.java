@@ -1,0 +1,29 @@
+package dev.talus.index;
+
+import dev.talus.sstable.SSTableDescriptor;
+import java.nio.file.Path;
+
+/**
+ * The names of the storage-attached index components of one SSTable generation (docs/indexes.md,
+ * docs/file-format.md §12–13): {@code nb-<gen>-SaiKeys.db}, the row-key map all indexes of the
+ * SSTable share, and {@code nb-<gen>-SaiTerms_<index>.db}, one term dictionary per index. Each is
+ * written under {@code .tmp} and renamed into place once synced. Stateless.
+ */
+final class SaiFiles {
+  static final String KEYS = "SaiKeys.db";
+  static final String TERMS_PREFIX = "SaiTerms_";
+
+  private SaiFiles() {}
+
+  static Path keys(SSTableDescriptor d) {
+    return d.attached(KEYS);
+  }
+
+  static Path terms(SSTableDescriptor d, String index) {
+    return d.attached(TERMS_PREFIX + index + ".db");
+  }
+
+  static Path tmp(Path file) {
+    return file.resolveSibling(file.getFileName() + ".tmp");
+  }
+}
