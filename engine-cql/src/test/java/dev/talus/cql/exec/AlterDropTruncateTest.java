@@ -31,6 +31,27 @@ class AlterDropTruncateTest {
   }
 
   @Test
+  void addAStaticColumnThenWriteAndReadIt() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE s (k int, c int, v text, PRIMARY KEY (k, c))");
+      t.cql.execute("INSERT INTO s (k, c, v) VALUES (1, 1, 'a')");
+      t.cql.execute("INSERT INTO s (k, c, v) VALUES (1, 2, 'b')");
+      assertUpdated(t.cql.execute("ALTER TABLE s ADD owner text STATIC"), "s");
+      assertThat(t.db.table("s").schema().staticColumns())
+          .extracting(dev.talus.ColumnDef::name)
+          .containsExactly("owner");
+      t.cql.execute("UPDATE s SET owner = 'ann' WHERE k = 1");
+      var rows = t.cql.execute("SELECT c, owner FROM s WHERE k = 1").rows();
+      assertThat(rows).extracting(r -> r.getString("owner")).containsExactly("ann", "ann");
+      // a static column needs clustering columns, as in Cassandra
+      t.cql.execute("CREATE TABLE n (k int PRIMARY KEY, v text)");
+      assertThatThrownBy(() -> t.cql.execute("ALTER TABLE n ADD owner text STATIC"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("at least one clustering column");
+    }
+  }
+
+  @Test
   void addDropAndReAddAColumn() {
     try (CqlDb t = new CqlDb(dir)) {
       t.cql.execute("CREATE TABLE x (k int, c int, v text, PRIMARY KEY (k, c))");

@@ -139,18 +139,23 @@ public final class TableAlter {
               "column masks",
               "column masks (MASKED WITH) are not supported by Talus: it has no roles");
         }
-        if (c.isStatic()) {
-          throw src.notYet(
-              c.position(),
-              col.length(),
-              "static columns",
-              "they arrive with the engine's static columns");
-        }
         if (add.ifNotExists() && schema.column(col).isPresent()) {
           continue;
         }
+        if (c.isStatic() && schema.clustering().isEmpty()) {
+          // Cassandra's AlterTableStatement refuses this as an invalid request
+          throw src.invalid(
+              c.position(),
+              col.length(),
+              "Static columns are only useful (and thus allowed) if the table has at least one"
+                  + " clustering column");
+        }
         var type = Types.column(c.type(), pc);
-        calls.add(t -> t.addColumn(col, type));
+        if (c.isStatic()) {
+          calls.add(t -> t.addStaticColumn(col, type));
+        } else {
+          calls.add(t -> t.addColumn(col, type));
+        }
       }
     } else if (a instanceof AlterTableStatement.DropColumns drop) {
       for (Identifier c : drop.columns()) {
