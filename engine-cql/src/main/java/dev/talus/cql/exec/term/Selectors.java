@@ -114,11 +114,11 @@ public final class Selectors {
     if (s instanceof Selector.Element e) {
       return Parts.element(e, prepare(e.receiver(), scope), pc);
     }
-    String what =
-        s instanceof Selector.Slice
-            ? "slice selection (c[a..b])"
-            : "tuple, list, set and map selectors";
-    throw src.notYet(s.position(), 1, what, "select the whole collection");
+    if (s instanceof Selector.Slice sl) {
+      return Parts.slice(sl, prepare(sl.receiver(), scope), pc);
+    }
+    throw src.notYet(
+        s.position(), 1, "tuple, list, set and map selectors", "select the whole collection");
   }
 
   private static Selected metadata(Selector.WritetimeOrTtl w, Scope scope) {
