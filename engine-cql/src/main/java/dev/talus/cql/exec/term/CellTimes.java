@@ -23,12 +23,14 @@ final class CellTimes {
   private CellTimes() {}
 
   /**
-   * The operand.
+   * The operand of one call.
    *
    * @param column the multi-cell column
    * @param kind which function
-   * @param part the selected part (its value picks the cells), or null for the whole column
+   * @param part the selected element or slice (the keys of its value pick the cells), or null
+   * @param single whether one value is returned (an element or a field) rather than a list
    * @param field the field index for {@code u.f}, or -1
+   * @return the operand, thread-safe
    */
   static Operand of(
       String column, Selector.MetadataKind kind, Operand part, boolean single, int field) {
