@@ -65,7 +65,8 @@ class ArchitectureTest {
           "Delete",
           "Buckets",
           "ConditionalWrites",
-          "Aggregator");
+          "Aggregator",
+          "ValueOrder");
 
   /** The seam: the only internal packages the API's entry points may use. */
   private static final String[] SEAM = {"dev.talus.db..", "dev.talus.request.."};

@@ -114,21 +114,30 @@ public final class Selectors {
     if (s instanceof Selector.Element e) {
       return Parts.element(e, prepare(e.receiver(), scope), pc);
     }
-    String what =
-        s instanceof Selector.Slice
-            ? "slice selection (c[a..b])"
-            : "tuple, list, set and map selectors";
-    throw src.notYet(s.position(), 1, what, "select the whole collection");
+    if (s instanceof Selector.Slice sl) {
+      return Parts.slice(sl, prepare(sl.receiver(), scope), pc);
+    }
+    throw src.notYet(
+        s.position(), 1, "tuple, list, set and map selectors", "select the whole collection");
   }
 
   private static Selected metadata(Selector.WritetimeOrTtl w, Scope scope) {
     Source src = scope.pc().source();
-    if (!(w.column() instanceof Selector.Column c)) {
+    Selector target = w.column();
+    Selector receiver = target;
+    if (target instanceof Selector.Element e) {
+      receiver = e.receiver();
+    } else if (target instanceof Selector.Slice sl) {
+      receiver = sl.receiver();
+    } else if (target instanceof Selector.Field f) {
+      receiver = f.receiver();
+    }
+    if (!(receiver instanceof Selector.Column c)) {
       throw src.notYet(
           w.position(),
           w.kind().cql().length(),
-          w.kind().cql() + "() of an element or field",
-          "select writetime() or ttl() of a whole column");
+          w.kind().cql() + "() of a part of a part or of a computed value",
+          "select writetime() or ttl() of a column, or of one element or field of it");
     }
     TableInfo.Column col = column(c.name(), scope);
     if (col.isKey()) {
@@ -137,11 +146,46 @@ public final class Selectors {
           "Cannot use selection function " + w.kind().cql() + " on PRIMARY KEY part " + col.name());
     }
     scope.read().add(col.name());
+    DataType type = col.type() instanceof ColumnType.Native n ? n.type() : null;
+    boolean multiCell = type != null && type.isMultiCell();
+    if (target != receiver || multiCell) {
+      return cellTimes(w, target, col, type, scope);
+    }
     String name = w.kind().cql() + "(" + col.name() + ")";
     Operand op =
         w.kind() == Selector.MetadataKind.TTL
             ? new Meta(col.name(), ColumnType.of(DataType.INT), true)
             : new Meta(col.name(), ColumnType.of(DataType.BIGINT), false);
+    return new Selected(op, name);
+  }
+
+  /** writetime()/maxwritetime()/ttl() of a multi-cell column or of an element, slice or field. */
+  private static Selected cellTimes(
+      Selector.WritetimeOrTtl w, Selector target, TableInfo.Column col, DataType type, Scope s) {
+    Selected named = prepare(target, s); // checks the part as a selector would, and names it
+    if (type == null || !type.isMultiCell()) {
+      throw s.pc()
+          .source()
+          .notYet(
+              w.position(),
+              w.kind().cql().length(),
+              w.kind().cql() + "() of an element or field of a frozen value",
+              "select writetime() or ttl() of the whole column");
+    }
+    String name = w.kind().cql() + "(" + named.name() + ")";
+    Operand op;
+    if (target instanceof Selector.Field f) {
+      int field = type.userType().fieldIndex(f.field().name());
+      op = CellTimes.of(col.name(), w.kind(), null, true, field);
+    } else if (target instanceof Selector.Element e) {
+      Selector.Slice one = new Selector.Slice(e.receiver(), e.key(), e.key());
+      Selected part = Parts.slice(one, prepare(e.receiver(), s), s.pc());
+      op = CellTimes.of(col.name(), w.kind(), part.operand(), true, -1);
+    } else if (target instanceof Selector.Slice) {
+      op = CellTimes.of(col.name(), w.kind(), named.operand(), false, -1);
+    } else {
+      op = CellTimes.of(col.name(), w.kind(), null, false, -1);
+    }
     return new Selected(op, name);
   }
 
