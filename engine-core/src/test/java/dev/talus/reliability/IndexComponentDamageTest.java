@@ -118,6 +118,18 @@ class IndexComponentDamageTest {
   }
 
   @Test
+  void aComponentOfAnotherSSTableIsCaughtByItsGeneration() throws IOException {
+    Path other = component("nb-2-SaiTerms_t_a.db");
+    Files.copy(component("nb-1-SaiTerms_t_a.db"), other, StandardCopyOption.REPLACE_EXISTING);
+    VerifyReport r = TalusDb.verify(pristine);
+    assertThat(r.dataIntact()).isTrue();
+    assertThat(r.warnings()).hasSize(1);
+    assertThat(r.warnings().get(0).file()).isEqualTo(other);
+    assertQueriesMatchScans(pristine);
+    assertThat(TalusDb.verify(pristine).clean()).isTrue();
+  }
+
+  @Test
   void everyFlippedOrTruncatedByteOfEveryComponentIsDetectedAndReadsStayExact() throws IOException {
     System.out.println("IndexComponentDamageTest seed " + SEED + " (-Dtalus.sai.corruption.seed)");
     Random rnd = new Random(SEED);
