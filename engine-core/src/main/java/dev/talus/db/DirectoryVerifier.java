@@ -1,11 +1,13 @@
 package dev.talus.db;
 
 import dev.talus.DirectoryLockedException;
+import dev.talus.IndexDef;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
 import dev.talus.VerifyReport;
 import dev.talus.VerifyReport.Checked;
 import dev.talus.commitlog.SegmentCheck;
+import dev.talus.index.IndexComponentCheck;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileLockHandle;
 import dev.talus.io.LockHeldException;
@@ -30,15 +32,17 @@ import java.util.function.Consumer;
 /**
  * Checks every stored byte of a closed data directory and reports every damage, without opening the
  * database and without changing anything: no commit-log replay, no flush, no leftover cleanup, no
- * quarantine. The schema, each table's manifest, each live SSTable (every component and chunk) and
- * each commit-log segment are checked on their own, so one damaged file never hides the state of
- * the others. Holds the directory lock while it runs. Single use.
+ * quarantine. The schema, each table's manifest, each live SSTable (every component and chunk, then
+ * its storage-attached index components, whose damage is reported as rebuildable) and each
+ * commit-log segment are checked on their own, so one damaged file never hides the state of the
+ * others. Holds the directory lock while it runs. Single use.
  */
 final class DirectoryVerifier {
   private final StorageFs fs;
   private final Path dir;
   private final Consumer<Checked> progress;
   private final List<Checked> checked = new ArrayList<>();
+  private final Map<Path, List<IndexDef>> indexes = new TreeMap<>();
 
   DirectoryVerifier(StorageFs fs, Path dir, Consumer<Checked> progress) {
     this.fs = fs;
@@ -54,7 +58,7 @@ final class DirectoryVerifier {
     try (FileLockHandle lock = fs.lock(dir.resolve(Database.LOCK_FILE))) {
       Map<Path, String> tables = schema();
       for (Map.Entry<Path, String> t : tables.entrySet()) {
-        table(t.getValue(), t.getKey());
+        table(t.getValue(), t.getKey(), indexes.getOrDefault(t.getKey(), List.of()));
       }
       commitLog();
       return new VerifyReport(checked);
@@ -74,11 +78,13 @@ final class DirectoryVerifier {
     Map<Path, String> tables = new TreeMap<>();
     Path file = dir.resolve(SchemaStore.FILE);
     try {
-      Map<Integer, TableSchema> schemas = SchemaStore.load(fs, dir).tables();
+      SchemaStore.Content content = SchemaStore.load(fs, dir);
       report(null, "schema", file, size(file), null);
-      for (Map.Entry<Integer, TableSchema> e : schemas.entrySet()) {
+      for (Map.Entry<Integer, TableSchema> e : content.tables().entrySet()) {
         String name = e.getValue().name();
-        tables.put(dir.resolve("tables").resolve(name + "-" + e.getKey()), name);
+        Path tdir = dir.resolve("tables").resolve(name + "-" + e.getKey());
+        tables.put(tdir, name);
+        indexes.put(tdir, content.indexesOf(e.getKey()));
       }
       return tables;
     } catch (CorruptFileException e) {
@@ -94,7 +100,7 @@ final class DirectoryVerifier {
     return tables;
   }
 
-  private void table(String name, Path tdir) throws IOException {
+  private void table(String name, Path tdir, List<IndexDef> defs) throws IOException {
     Path manifest = tdir.resolve(Manifest.FILE_NAME);
     NavigableSet<Long> live;
     try {
@@ -124,6 +130,19 @@ final class DirectoryVerifier {
         if (r != null) {
           r.release();
         }
+      }
+      for (IndexComponentCheck.Finding f : IndexComponentCheck.check(fs, desc, defs)) {
+        Checked c =
+            new Checked(
+                name,
+                what + " " + f.what(),
+                f.file(),
+                size(f.file()),
+                f.damage(),
+                f.offset(),
+                true);
+        checked.add(c);
+        progress.accept(c);
       }
     }
   }

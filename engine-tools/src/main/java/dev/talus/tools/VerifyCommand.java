@@ -27,8 +27,11 @@ import picocli.CommandLine.Spec;
           + " every damage found, table by table, without stopping at the first.",
       "Changes nothing: no commit-log replay, no quarantine, no cleanup. Prints each file as it"
           + " is checked.",
-      "Exit status 0 if everything matched, 2 if anything is damaged (each file and offset"
-          + " printed), 1 for other errors, 3 if the directory is open."
+      "A damaged or missing storage-attached index component is a warning, not corruption: it"
+          + " is derived from its SSTable and rebuilt by the next read that needs it.",
+      "Exit status 0 if every stored data checksum matched (index warnings, if any, printed),"
+          + " 2 if any data is damaged (each file and offset printed), 1 for other errors, 3 if"
+          + " the directory is open."
     })
 public final class VerifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "The data directory.")
@@ -54,13 +57,24 @@ public final class VerifyCommand implements Callable<Integer> {
     summary(report, out, secs);
     out.flush();
     err.flush();
-    return report.clean() ? ExitCodes.OK : ExitCodes.CORRUPT;
+    return report.dataIntact() ? ExitCodes.OK : ExitCodes.CORRUPT;
   }
 
   private static void progress(Checked c, PrintWriter out, PrintWriter err) {
     String where = c.table() == null ? "" : c.table() + ": ";
     if (c.intact()) {
       out.println("  " + where + c.what() + " (" + Fmt.bytes(c.bytes()) + ") OK");
+    } else if (c.rebuildable()) {
+      out.println("  " + where + c.what() + " WARNING (rebuildable)");
+      err.println(
+          "warning: "
+              + where
+              + c.what()
+              + ": "
+              + Fmt.printable(c.damage())
+              + "; rebuilt from its SSTable by the next read that needs it");
+      err.println("  file:   " + c.file());
+      err.flush();
     } else {
       out.println("  " + where + c.what() + " CORRUPT");
       err.println("corrupt: " + where + c.what() + ": " + Fmt.printable(c.damage()));
@@ -77,10 +91,12 @@ public final class VerifyCommand implements Callable<Integer> {
     for (Checked c : report.checked()) {
       bytes += c.bytes();
       if (c.table() != null) {
-        int[] n = tables.computeIfAbsent(c.table(), t -> new int[2]);
-        if (!c.intact()) {
+        int[] n = tables.computeIfAbsent(c.table(), t -> new int[3]);
+        if (!c.intact() && c.rebuildable()) {
+          n[2]++;
+        } else if (!c.intact()) {
           n[1]++;
-        } else if (c.what().startsWith("SSTable ")) {
+        } else if (!c.rebuildable() && c.what().startsWith("SSTable ")) {
           n[0]++;
         }
       }
@@ -93,7 +109,8 @@ public final class VerifyCommand implements Callable<Integer> {
               + ": "
               + n[0]
               + " SSTable(s) OK"
-              + (n[1] == 0 ? "" : ", " + n[1] + " damaged file(s): CORRUPT"));
+              + (n[1] == 0 ? "" : ", " + n[1] + " damaged file(s): CORRUPT")
+              + (n[2] == 0 ? "" : ", " + n[2] + " index component(s) to rebuild: WARNING"));
     }
     long segments =
         report.checked().stream().filter(c -> c.what().startsWith("commit-log")).count();
@@ -102,7 +119,9 @@ public final class VerifyCommand implements Callable<Integer> {
             java.util.Locale.ROOT,
             "%d table(s), %d SSTable(s), %d commit-log segment(s), %s in %.1f s",
             tables.size(),
-            report.checked().stream().filter(c -> c.what().startsWith("SSTable ")).count(),
+            report.checked().stream()
+                .filter(c -> !c.rebuildable() && c.what().startsWith("SSTable "))
+                .count(),
             segments,
             Fmt.bytes(bytes),
             secs);
@@ -110,7 +129,20 @@ public final class VerifyCommand implements Callable<Integer> {
       out.println("verified " + checked + ": every checksum matched");
       return;
     }
-    out.println(report.damaged().size() + " damaged file(s) found; checked " + checked);
+    if (report.dataIntact()) {
+      out.println(
+          "verified "
+              + checked
+              + ": every data checksum matched; "
+              + report.warnings().size()
+              + " index component(s) damaged or missing, rebuilt from their SSTables by the next"
+              + " read that needs them");
+      return;
+    }
+    out.println(
+        (report.damaged().size() - report.warnings().size())
+            + " damaged file(s) found; checked "
+            + checked);
     out.println(
         "What to do: restore the damaged tables from a backup; or open with"
             + " --disk-failure-policy quarantine (an inspection command here, or"

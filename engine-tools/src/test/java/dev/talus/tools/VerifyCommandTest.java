@@ -2,6 +2,9 @@ package dev.talus.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.talus.IndexDef;
+import dev.talus.ManualClock;
+import dev.talus.TalusDb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -57,6 +60,45 @@ class VerifyCommandTest {
     }
     assertThat(r.err()).contains("offset: ");
     assertThat(Files.readAllBytes(first)).isEqualTo(before); // nothing quarantined or repaired
+  }
+
+  @Test
+  void aDamagedIndexComponentIsARebuildableWarningAndExits0() throws IOException {
+    index();
+    Path terms = find("readings", "nb-1-SaiTerms_readings_value.db");
+    flip(terms);
+    Cli.Result r = Cli.run("verify", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("readings: SSTable 1 index readings_value WARNING (rebuildable)")
+        .containsPattern("readings: SSTable 2 index row-key map \\(.*\\) OK")
+        .contains("readings: 2 SSTable(s) OK, 1 index component(s) to rebuild: WARNING")
+        .contains("every data checksum matched; 1 index component(s) damaged or missing");
+    assertThat(r.err())
+        .contains("warning: readings: SSTable 1 index readings_value: ")
+        .contains("rebuilt from its SSTable by the next read that needs it")
+        .contains("file:   " + terms);
+  }
+
+  @Test
+  void dataDamageBesideIndexDamageStillExits2AndCountsOnlyTheDataFile() throws IOException {
+    index();
+    flip(find("readings", "nb-1-SaiKeys.db"));
+    flip(find("readings", "nb-2-Data.db"));
+    Cli.Result r = Cli.run("verify", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+    assertThat(r.out())
+        .contains("readings: SSTable 2 CORRUPT")
+        .contains("readings: SSTable 1 index row-key map WARNING (rebuildable)")
+        .contains("1 damaged file(s): CORRUPT, 1 index component(s) to rebuild: WARNING")
+        .contains("1 damaged file(s) found");
+  }
+
+  /** Adds an index on readings.value, built for both SSTables. */
+  private void index() {
+    try (TalusDb db = Fixtures.open(dir, new ManualClock(Fixtures.T0))) {
+      db.table("readings").createIndex(IndexDef.sai("readings_value", "value"));
+    }
   }
 
   private static void flip(Path p) throws IOException {
