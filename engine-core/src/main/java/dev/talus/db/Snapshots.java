@@ -233,6 +233,7 @@ public final class Snapshots {
           Path root = s.directory().getParent();
           if (db.ctx.fs().listDirectories(root).isEmpty() && db.ctx.fs().list(root).isEmpty()) {
             db.ctx.fs().delete(root);
+            db.ctx.fs().syncDirectory(root.getParent());
           }
         } catch (IOException e) {
           // an empty snapshots/ directory is harmless; clearSnapshots removes it
@@ -374,12 +375,18 @@ public final class Snapshots {
     return Set.of();
   }
 
+  /**
+   * Deletes a snapshot directory durably: its files, a sync of it (so a power loss cannot bring the
+   * names back), the directory, a sync of its parent.
+   */
   private static void deleteSnapshot(StorageFs fs, Path dir) {
     try {
       for (Path f : fs.list(dir)) {
         fs.delete(f);
       }
+      fs.syncDirectory(dir);
       fs.delete(dir);
+      fs.syncDirectory(dir.getParent());
     } catch (IOException e) {
       throw new StorageException("cannot delete snapshot " + dir + ": " + e.getMessage(), e);
     }

@@ -90,6 +90,21 @@ final class WideModel {
 
   private final Map<Pk, Partition> partitions = new HashMap<>();
 
+  /** A copy that later changes to this model do not reach (the recorded entries are immutable). */
+  WideModel copy() {
+    WideModel c = new WideModel();
+    partitions.forEach(
+        (pk, part) -> {
+          Partition q = c.p(pk);
+          q.partitionDeletes.addAll(part.partitionDeletes);
+          q.rangeDeletes.addAll(part.rangeDeletes);
+          q.rowDeletes.addAll(part.rowDeletes);
+          q.markers.addAll(part.markers);
+          q.cells.addAll(part.cells);
+        });
+    return c;
+  }
+
   private Partition p(Pk pk) {
     return partitions.computeIfAbsent(pk, k -> new Partition());
   }

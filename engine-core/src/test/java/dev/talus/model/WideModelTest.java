@@ -42,6 +42,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * restart the generator advances the clock a second, as a real clock would have, so the prediction
  * does not depend on whether the engine remembers its last timestamp across a restart.
  *
+ * <p>Snapshots: a snapshot operation snapshots the table and records the model; a later import
+ * check imports that snapshot into a fresh table and compares it with the recorded model ({@link
+ * ModelSnapshots}).
+ *
  * <p>With {@code -Dtalus.fuzz.minutes=N} (profile {@code -Pfuzz}) {@link #fuzz} runs random seeds
  * of both model tests for N minutes and prints what it checked.
  */
@@ -75,6 +79,12 @@ class WideModelTest {
   record Flush() implements Op {}
 
   record Restart() implements Op {}
+
+  /** Snapshots w and records the model ({@link ModelSnapshots}). */
+  record Snapshot() implements Op {}
+
+  /** Imports the newest snapshot into a fresh table and compares it with the recorded model. */
+  record ImportCheck() implements Op {}
 
   record Compact() implements Op {}
 
@@ -221,8 +231,10 @@ class WideModelTest {
       } else if (k < 64) {
         ops.add(rnd.nextBoolean() ? new Flush() : new BackgroundCompactions());
       } else if (k < 65) {
-        int which = rnd.nextInt(10);
-        if (which < 4) {
+        int which = rnd.nextInt(12);
+        if (which >= 10) {
+          ops.add(which == 10 ? new Snapshot() : new ImportCheck());
+        } else if (which < 4) {
           ops.add(new Compact());
         } else if (which < 7) {
           ops.add(new Restart());
@@ -289,7 +301,11 @@ class WideModelTest {
   static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
 
   static TableSchema schema() {
-    return TableSchema.builder("w")
+    return schema("w");
+  }
+
+  static TableSchema schema(String name) {
+    return TableSchema.builder(name)
         .partitionKey("a", DataType.TEXT)
         .partitionKey("b", DataType.INT)
         .clusteringColumn("ts", DataType.TIMESTAMP, ClusteringOrder.DESC)
@@ -324,6 +340,7 @@ class WideModelTest {
     TalusOptions options =
         TalusOptions.builder(dir).clock(clock).backgroundCompaction(false).build();
     TalusDb db = TalusDb.open(options);
+    ModelSnapshots snapshots = new ModelSnapshots();
     try {
       Table t = db.createTable(schema());
       for (int i = 0; i < ops.size(); i++) {
@@ -333,6 +350,17 @@ class WideModelTest {
           db = TalusDb.open(options);
           t = db.table("w");
           timestamps.last = Long.MIN_VALUE;
+          continue;
+        }
+        if (op instanceof Snapshot) {
+          snapshots.take(t, model);
+          continue;
+        }
+        if (op instanceof ImportCheck) {
+          String diff = snapshots.check(db, clock.instant().getEpochSecond());
+          if (diff != null) {
+            return "op #" + i + " " + op + ": " + diff;
+          }
           continue;
         }
         String diff = apply(op, t, model, clock, timestamps);

@@ -73,6 +73,9 @@ final class FileState {
     for (Map.Entry<Path, byte[]> e : restore.entrySet()) {
       Path path = e.getKey();
       delegate.delete(path);
+      // a name whose removal was not durable comes back, and so does its directory if that was
+      // removed after it (the directory's own removal cannot be durable while it held the name)
+      delegate.createDirectories(path.getParent());
       try (WritableFile f = delegate.create(path)) {
         f.write(ByteBuffer.wrap(e.getValue()), 0);
         f.sync();

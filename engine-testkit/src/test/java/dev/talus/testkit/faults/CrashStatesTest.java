@@ -446,7 +446,7 @@ class CrashStatesTest {
     return stray.isEmpty() ? null : "stray files " + stray;
   }
 
-  private static void copyTree(Path from, Path to) {
+  static void copyTree(Path from, Path to) {
     try (Stream<Path> s = Files.walk(from)) {
       for (Path p : s.toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -461,7 +461,7 @@ class CrashStatesTest {
     }
   }
 
-  private static void deleteTree(Path d) {
+  static void deleteTree(Path d) {
     try (Stream<Path> s = Files.walk(d)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
