@@ -16,6 +16,25 @@ import java.util.List;
 final class DataDirs {
   private DataDirs() {}
 
+  /** What a command does with the open database, printing to the command's output. */
+  interface DbWork {
+    void run(TalusDb db, PrintWriter out);
+  }
+
+  /**
+   * Opens {@code dir} as {@link #openExisting} does, runs {@code work} with the command's output,
+   * closes the database and flushes the output; the exit status is {@link ExitCodes#OK}.
+   */
+  static int withDb(
+      Path dir, OpenOptions how, picocli.CommandLine.Model.CommandSpec spec, DbWork work) {
+    PrintWriter out = spec.commandLine().getOut();
+    try (TalusDb db = openExisting(dir, how, spec.commandLine().getErr())) {
+      work.run(db, out);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
   /**
    * Opens an existing data directory without creating anything if it is missing. Opening replays
    * the commit log (and flushes what it replayed), so the database must not be open elsewhere.

@@ -2,7 +2,6 @@ package dev.talus.tools;
 
 import dev.talus.SnapshotDetails;
 import dev.talus.Table;
-import dev.talus.TalusDb;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,26 +72,27 @@ final class SnapshotCommands {
 
     @Override
     public Integer call() {
-      PrintWriter out = spec.commandLine().getOut();
       String n = name(name, tag);
-      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
-        String snapshot = n != null ? n : Long.toString(db.clock().millis());
-        List<SnapshotDetails> taken =
-            table == null
-                ? db.snapshot(snapshot)
-                : List.of(DataDirs.table(db, table).snapshot(snapshot));
-        out.println(
-            "Snapshot "
-                + snapshot
-                + " taken of "
-                + taken.size()
-                + (taken.size() == 1 ? " table" : " tables"));
-        for (SnapshotDetails d : taken) {
-          out.println("  " + d.keyspace() + "." + d.table() + ": " + d.directory());
-        }
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return DataDirs.withDb(
+          dir,
+          open,
+          spec,
+          (db, out) -> {
+            String snapshot = n != null ? n : Long.toString(db.clock().millis());
+            List<SnapshotDetails> taken =
+                table == null
+                    ? db.snapshot(snapshot)
+                    : List.of(DataDirs.table(db, table).snapshot(snapshot));
+            out.println(
+                "Snapshot "
+                    + snapshot
+                    + " taken of "
+                    + taken.size()
+                    + (taken.size() == 1 ? " table" : " tables"));
+            for (SnapshotDetails d : taken) {
+              out.println("  " + d.keyspace() + "." + d.table() + ": " + d.directory());
+            }
+          });
     }
   }
 
@@ -116,44 +116,44 @@ final class SnapshotCommands {
 
     @Override
     public Integer call() {
-      PrintWriter out = spec.commandLine().getOut();
-      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
-        List<SnapshotDetails> all = db.snapshots();
-        if (all.isEmpty()) {
-          out.println("There are no snapshots");
-          out.flush();
-          return ExitCodes.OK;
-        }
-        List<String[]> rows = new ArrayList<>();
-        rows.add(
-            new String[] {
-              "Snapshot name",
-              "Keyspace name",
-              "Table name",
-              "True size",
-              "Size on disk",
-              "Creation time"
-            });
-        long trueTotal = 0;
-        for (SnapshotDetails d : all) {
-          rows.add(
-              new String[] {
-                d.name(),
-                d.keyspace(),
-                d.table(),
-                Fmt.bytes(d.trueSizeBytes()),
-                Fmt.bytes(d.sizeOnDiskBytes()),
-                d.createdAt() == null ? "unknown" : d.createdAt().toString()
-              });
-          trueTotal += d.trueSizeBytes();
-        }
-        out.println("Snapshot Details: ");
-        printColumns(out, rows);
-        out.println();
-        out.println("Total TrueDiskSpaceUsed: " + Fmt.bytes(trueTotal));
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return DataDirs.withDb(
+          dir,
+          open,
+          spec,
+          (db, out) -> {
+            List<SnapshotDetails> all = db.snapshots();
+            if (all.isEmpty()) {
+              out.println("There are no snapshots");
+              return;
+            }
+            List<String[]> rows = new ArrayList<>();
+            rows.add(
+                new String[] {
+                  "Snapshot name",
+                  "Keyspace name",
+                  "Table name",
+                  "True size",
+                  "Size on disk",
+                  "Creation time"
+                });
+            long trueTotal = 0;
+            for (SnapshotDetails d : all) {
+              rows.add(
+                  new String[] {
+                    d.name(),
+                    d.keyspace(),
+                    d.table(),
+                    Fmt.bytes(d.trueSizeBytes()),
+                    Fmt.bytes(d.sizeOnDiskBytes()),
+                    d.createdAt() == null ? "unknown" : d.createdAt().toString()
+                  });
+              trueTotal += d.trueSizeBytes();
+            }
+            out.println("Snapshot Details: ");
+            printColumns(out, rows);
+            out.println();
+            out.println("Total TrueDiskSpaceUsed: " + Fmt.bytes(trueTotal));
+          });
     }
 
     private static void printColumns(PrintWriter out, List<String[]> rows) {
@@ -209,7 +209,6 @@ final class SnapshotCommands {
 
     @Override
     public Integer call() {
-      PrintWriter out = spec.commandLine().getOut();
       String n = name(name, tag);
       if ((n == null) == !all) {
         throw new CliException(
@@ -218,15 +217,17 @@ final class SnapshotCommands {
                 ? "specify a snapshot name or --all (to delete every snapshot)"
                 : "give a snapshot name or --all, not both");
       }
-      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
-        int cleared = all ? db.clearSnapshots() : db.clearSnapshot(n);
-        out.println(
-            cleared == 0
-                ? (all ? "There are no snapshots" : "No snapshot named " + n)
-                : "Deleted " + cleared + " table snapshot" + (cleared == 1 ? "" : "s"));
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return DataDirs.withDb(
+          dir,
+          open,
+          spec,
+          (db, out) -> {
+            int cleared = all ? db.clearSnapshots() : db.clearSnapshot(n);
+            out.println(
+                cleared == 0
+                    ? (all ? "There are no snapshots" : "No snapshot named " + n)
+                    : "Deleted " + cleared + " table snapshot" + (cleared == 1 ? "" : "s"));
+          });
     }
   }
 
@@ -263,14 +264,15 @@ final class SnapshotCommands {
 
     @Override
     public Integer call() {
-      PrintWriter out = spec.commandLine().getOut();
-      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
-        Table t = DataDirs.table(db, table);
-        int n = t.importSSTables(source);
-        out.println("Imported " + n + " SSTable" + (n == 1 ? "" : "s") + " into " + t.name());
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return DataDirs.withDb(
+          dir,
+          open,
+          spec,
+          (db, out) -> {
+            Table t = DataDirs.table(db, table);
+            int n = t.importSSTables(source);
+            out.println("Imported " + n + " SSTable" + (n == 1 ? "" : "s") + " into " + t.name());
+          });
     }
   }
 
@@ -312,25 +314,27 @@ final class SnapshotCommands {
 
     @Override
     public Integer call() {
-      PrintWriter out = spec.commandLine().getOut();
-      try (TalusDb db = DataDirs.openExisting(dir, open, spec.commandLine().getErr())) {
-        Table source = DataDirs.table(db, from);
-        Table target = DataDirs.table(db, to);
-        int n =
-            db.copyTable(
-                source.keyspace() + "." + source.name(), target.keyspace() + "." + target.name());
-        out.println(
-            "Copied "
-                + n
-                + " SSTable"
-                + (n == 1 ? "" : "s")
-                + " of "
-                + source.name()
-                + " into "
-                + target.name());
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return DataDirs.withDb(
+          dir,
+          open,
+          spec,
+          (db, out) -> {
+            Table source = DataDirs.table(db, from);
+            Table target = DataDirs.table(db, to);
+            int n =
+                db.copyTable(
+                    source.keyspace() + "." + source.name(),
+                    target.keyspace() + "." + target.name());
+            out.println(
+                "Copied "
+                    + n
+                    + " SSTable"
+                    + (n == 1 ? "" : "s")
+                    + " of "
+                    + source.name()
+                    + " into "
+                    + target.name());
+          });
     }
   }
 }
