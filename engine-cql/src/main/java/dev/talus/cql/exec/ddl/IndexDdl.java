@@ -12,18 +12,25 @@ import dev.talus.cql.exec.support.Source;
 import dev.talus.cql.parse.ast.CreateIndexStatement;
 import dev.talus.cql.parse.ast.DropIndexStatement;
 import dev.talus.cql.parse.ast.IndexTarget;
+import dev.talus.cql.parse.ast.Property;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * {@code CREATE [CUSTOM] INDEX [IF NOT EXISTS] [name] ON t (col) [USING 'sai']} and {@code DROP
- * INDEX [IF EXISTS] [ks.]name}, run through the engine's {@code Table.createIndex} and {@code
- * Table.dropIndex}. Talus has one index kind, the storage-attached index: {@code USING} may name it
- * ({@code 'sai'}, {@code 'StorageAttachedIndex'} or its full Cassandra class name) or be left out,
- * which makes an SAI index too (Cassandra 5.0 makes a legacy secondary index then, unless {@code
+ * {@code CREATE [CUSTOM] INDEX [IF NOT EXISTS] [name] ON t (col | keys(c) | values(c) | entries(c)
+ * | full(c)) [USING 'sai'] [WITH OPTIONS = {...}]} and {@code DROP INDEX [IF EXISTS] [ks.]name},
+ * run through the engine's {@code Table.createIndex} and {@code Table.dropIndex}. Talus has one
+ * index kind, the storage-attached index: {@code USING} may name it ({@code 'sai'}, {@code
+ * 'StorageAttachedIndex'} or its full Cassandra class name) or be left out, which makes an SAI
+ * index too (Cassandra 5.0 makes a legacy secondary index then, unless {@code
  * default_secondary_index} says {@code sai}). An unnamed index is called {@code
  * <table>_<column>_idx}, as in Cassandra. Both answer with the schema change Cassandra sends: the
- * table was updated. Immutable, thread-safe.
+ * table was updated. The target and the options go to the engine as written ({@code
+ * IndexDef.target}, {@code IndexDef.options}), which decides what it can index. Immutable,
+ * thread-safe.
  */
 public final class IndexDdl {
   private static final Set<String> SAI =
@@ -43,22 +50,13 @@ public final class IndexDdl {
           "index class '" + s.using() + "'",
           "Talus has storage-attached indexes only: USING 'sai'");
     }
-    if (!s.properties().isEmpty()) {
-      throw src.notYet(
-          s.position(), 6, "index options (WITH OPTIONS)", "Talus indexes take no options yet");
-    }
+    Map<String, String> options = options(s, src);
     if (s.targets().size() != 1) {
       throw src.notYet(
           s.position(), 6, "an index on several columns", "index each column on its own");
     }
     IndexTarget target = s.targets().get(0);
-    if (target.kind() != IndexTarget.Kind.SIMPLE) {
-      throw src.notYet(
-          target.position(),
-          target.column().name().length(),
-          "indexing " + target.kind().cql() + "(...) of a collection",
-          "Talus indexes regular columns of scalar types");
-    }
+    IndexDef.Target kind = target(target.kind());
     String ks = pc.keyspaceOf(s.table());
     String table = s.table().name().name();
     String column = target.column().name();
@@ -77,7 +75,10 @@ public final class IndexDdl {
                             s.table().name(), "Table '" + ks + "." + table + "' doesn't exist"));
         boolean created;
         try {
-          created = t.createIndex(IndexDef.sai(name, column), s.ifNotExists());
+          created =
+              t.createIndex(
+                  new IndexDef(name, column, IndexDef.Kind.SAI, kind, new TreeMap<>(options)),
+                  s.ifNotExists());
         } catch (dev.talus.cql.CqlInvalidRequestException e) {
           throw e;
         } catch (dev.talus.InvalidQueryException e) {
@@ -90,6 +91,33 @@ public final class IndexDdl {
             new SchemaChange(SchemaChange.Change.UPDATED, SchemaChange.Target.TABLE, ks, table),
             ctx.warnings());
       }
+    };
+  }
+
+  /**
+   * The {@code WITH OPTIONS = {...}} map of {@code s}, its keys and values as text (a number or
+   * boolean as written), for the engine to check; empty without options. {@code OPTIONS} is the
+   * only property an index takes, as in Cassandra's {@code IndexAttributes}.
+   */
+  static Map<String, String> options(CreateIndexStatement s, Source src) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Property p : s.properties().properties()) {
+      if (!p.name().name().equals("options")) {
+        throw src.syntax(
+            p.position(), p.name().name(), "Unknown property '" + p.name().name() + "'");
+      }
+      out.putAll(PropertyValues.map(p, src));
+    }
+    return out;
+  }
+
+  private static IndexDef.Target target(IndexTarget.Kind k) {
+    return switch (k) {
+      case SIMPLE -> IndexDef.Target.SIMPLE;
+      case KEYS -> IndexDef.Target.KEYS;
+      case VALUES -> IndexDef.Target.VALUES;
+      case ENTRIES -> IndexDef.Target.ENTRIES;
+      case FULL -> IndexDef.Target.FULL;
     };
   }
 
