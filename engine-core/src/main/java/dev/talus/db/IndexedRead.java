@@ -42,11 +42,13 @@ final class IndexedRead {
   private IndexedRead() {}
 
   /** The result of {@code req}, or null if the indexes do not serve it. */
-  static ReadResult read(TableStore store, ReadPath reads, ReadRequest req) {
-    IndexQueries.Plan plan = IndexQueries.plan(store.schema(), store.indexes().definitions(), req);
+  static ReadResult read(TableStore store, ReadPath reads, ReadRequest asked) {
+    IndexQueries.Plan plan =
+        IndexQueries.plan(store.schema(), store.indexes().definitions(), asked);
     if (plan == null) {
       return null;
     }
+    ReadRequest req = plan.request(); // analyzed equalities rechecked as analyzed
     if (plan.keyed()) {
       return reads.read(
           IndexQueries.narrowed(req, List.of(), req.limit(), req.pageSize(), req.pagingState()));

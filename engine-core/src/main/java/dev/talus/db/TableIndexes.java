@@ -24,9 +24,10 @@ final class TableIndexes {
   private TableIndexes() {}
 
   /** Adds {@code def} to the table of {@code store}; false if IF NOT EXISTS found it there. */
-  static boolean create(Database db, TableStore store, IndexDef def, boolean ifNotExists) {
+  static boolean create(Database db, TableStore store, IndexDef asked, boolean ifNotExists) {
     db.ctx.checkWritable();
     TableSchema s = store.schema();
+    IndexDef def = IndexRules.resolve(s, asked);
     List<IndexDef> mine = db.catalog.indexes(store.id());
     if (ifNotExists) {
       for (IndexDef other : keyspaceIndexes(db, s)) {
@@ -35,7 +36,9 @@ final class TableIndexes {
         }
       }
       for (IndexDef other : mine) {
-        if (other.column().equals(def.column()) && other.kind() == def.kind()) {
+        if (other.column().equals(def.column())
+            && other.kind() == def.kind()
+            && other.target() == def.target()) {
           return false;
         }
       }

@@ -1,7 +1,6 @@
 package dev.talus.index;
 
 import dev.talus.IndexDef;
-import dev.talus.codec.TypeCodec;
 import dev.talus.data.PartitionData;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
@@ -21,11 +20,12 @@ import java.util.List;
 /**
  * Writes the index components of one SSTable by reading it once from end to end: every row but the
  * static row gets the next row id (in the SSTable's order) in the row-key map, and each index adds
- * the term of the row's cell of its column, if the row holds a value there. A tombstoned cell adds
- * nothing; a cell that has expired by now is still indexed (reads recheck every candidate row, so
- * it never returns). Row ids depend only on the SSTable, so a component rebuilt later matches the
- * others. Each file is written under a temporary name, synced, then renamed into place, and the
- * directory synced: a crash leaves a whole component or none. Stateless.
+ * the terms of the row's value of its column ({@link IndexTerms#terms}: one for a whole value, one
+ * per element of a collection), if the row holds a value there. A tombstoned cell adds nothing; a
+ * cell that has expired by now is still indexed (reads recheck every candidate row, so it never
+ * returns). Row ids depend only on the SSTable, so a component rebuilt later matches the others.
+ * Each file is written under a temporary name, synced, then renamed into place, and the directory
+ * synced: a crash leaves a whole component or none. Stateless.
  */
 final class IndexBuilder {
   private IndexBuilder() {}
@@ -43,12 +43,10 @@ final class IndexBuilder {
     SSTableDescriptor d = reader.descriptor();
     long gen = reader.generation();
     int n = indexes.size();
-    int[] ids = new int[n];
-    TypeCodec<?>[] codecs = new TypeCodec<?>[n];
+    IndexTerms.Source[] sources = new IndexTerms.Source[n];
     IndexTermsWriter[] writers = new IndexTermsWriter[n];
     for (int i = 0; i < n; i++) {
-      ids[i] = keys.regularId(indexes.get(i).column());
-      codecs[i] = ids[i] < 0 ? null : keys.regularCodec(ids[i]);
+      sources[i] = IndexTerms.source(indexes.get(i), keys);
       writers[i] = new IndexTermsWriter();
     }
     Path keysFile = SaiFiles.keys(d);
@@ -73,11 +71,9 @@ final class IndexBuilder {
             rowKeys.row(r.clustering());
           }
           for (int i = 0; i < n; i++) {
-            if (codecs[i] != null) {
-              byte[] term = IndexTerms.ofCell(r, ids[i], codecs[i]);
-              if (term != null) {
-                writers[i].add(term, rowId);
-              }
+            if (sources[i] != null) {
+              IndexTermsWriter w = writers[i];
+              IndexTerms.terms(sources[i], r, term -> w.add(term, rowId));
             }
           }
         }

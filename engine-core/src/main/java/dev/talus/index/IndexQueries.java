@@ -31,8 +31,11 @@ public final class IndexQueries {
    * @param ranges one range per restricted indexed column; a row must match all of them
    * @param keyed true if the read names its partitions (then it reads them with the conditions as
    *     filters; the index adds nothing but the permission)
+   * @param request the read to recheck the candidates with: the read asked, its equalities on
+   *     columns of analyzed indexes made analyzed comparisons ({@link Restriction.Op#ANALYZED_EQ}),
+   *     so that the recheck keeps every row the index finds
    */
-  public record Plan(List<IndexRange> ranges, boolean keyed) {}
+  public record Plan(List<IndexRange> ranges, boolean keyed, ReadRequest request) {}
 
   /** The plan of {@code r}, or null if the indexes do not serve it. */
   public static Plan plan(TableSchema s, List<IndexDef> indexes, ReadRequest r) {
@@ -42,12 +45,14 @@ public final class IndexQueries {
         || r.reversed()) {
       return null;
     }
-    Map<String, IndexDef> byColumn = new LinkedHashMap<>();
-    indexes.forEach(d -> byColumn.put(d.column(), d));
-    Map<String, IndexRange> ranges = new LinkedHashMap<>();
+    Map<String, List<IndexDef>> byColumn = new LinkedHashMap<>();
+    indexes.forEach(d -> byColumn.computeIfAbsent(d.column(), k -> new ArrayList<>()).add(d));
+    List<IndexRange> ranges = new ArrayList<>();
     boolean keyed = false;
     boolean unserved = !r.tupleRestrictions().isEmpty();
+    List<Restriction> recheck = new ArrayList<>(r.restrictions().size());
     for (Restriction x : r.restrictions()) {
+      recheck.add(x);
       ColumnDef c = s.column(x.column()).orElse(null);
       if (c == null) {
         return null; // the normal planner names the unknown column
@@ -56,38 +61,127 @@ public final class IndexQueries {
         keyed = true;
         continue;
       }
-      IndexDef d = byColumn.get(c.name());
-      IndexRange range = d == null ? null : rangeOf(s, c, d, x);
+      IndexRange range = rangeOf(s, c, byColumn.getOrDefault(c.name(), List.of()), x);
       if (range == null) {
         unserved = true;
         continue;
       }
-      IndexRange before = ranges.get(c.name());
-      ranges.put(c.name(), before == null ? range : intersect(before, range));
+      add(ranges, range);
+      IndexAnalyzer a = IndexAnalyzer.of(range.index());
+      if (x.op() == Restriction.Op.EQ && a.changes()) {
+        recheck.set(
+            recheck.size() - 1,
+            new Restriction(
+                x.column(),
+                Restriction.Op.ANALYZED_EQ,
+                List.of(
+                    new Restriction.Analyzed(
+                        a.analyze((String) Columns.coerce(s, c, x.value())), a))));
+      }
     }
     if (ranges.isEmpty() || (unserved && !r.allowFiltering())) {
       return null;
     }
-    return new Plan(List.copyOf(ranges.values()), keyed);
+    ReadRequest checked =
+        new ReadRequest(
+            recheck,
+            r.tupleRestrictions(),
+            r.columns(),
+            r.orderBy(),
+            r.reversed(),
+            r.limit(),
+            r.pageSize(),
+            r.pagingState(),
+            r.allowFiltering(),
+            r.perPartitionLimit(),
+            r.tokenRestrictions(),
+            r.selectors());
+    return new Plan(List.copyOf(ranges), keyed, checked);
   }
 
-  private static IndexRange rangeOf(TableSchema s, ColumnDef c, IndexDef d, Restriction x) {
-    boolean text = c.type().kind() == DataType.Kind.TEXT || c.type().kind() == DataType.Kind.ASCII;
+  /**
+   * Adds {@code range} to {@code ranges}: two conditions on the whole value of one column are one
+   * range (their intersection); conditions on elements ({@code CONTAINS a AND CONTAINS b}) each
+   * stay their own, since a row must hold every element named.
+   */
+  private static void add(List<IndexRange> ranges, IndexRange range) {
+    if (range.index().target() == IndexDef.Target.SIMPLE) {
+      for (int i = 0; i < ranges.size(); i++) {
+        if (ranges.get(i).index().equals(range.index())) {
+          ranges.set(i, intersect(ranges.get(i), range));
+          return;
+        }
+      }
+    }
+    ranges.add(range);
+  }
+
+  /**
+   * The range {@code x} asks of one of {@code indexes} (the indexes of column {@code c}), or null
+   * if none serves it: {@code =} and ranges on a whole scalar value (equality only on text, ascii
+   * and analyzed indexes), {@code =} on a whole frozen collection, {@code CONTAINS} on the values
+   * of a collection, {@code CONTAINS KEY} on the keys of a map.
+   */
+  private static IndexRange rangeOf(
+      TableSchema s, ColumnDef c, List<IndexDef> indexes, Restriction x) {
     if (x.values().size() != 1 || x.value() == null) {
       return null;
     }
-    if (x.op() != Restriction.Op.EQ && (text || !x.op().isSlice())) {
+    IndexDef.Target wanted =
+        switch (x.op()) {
+          case CONTAINS -> IndexDef.Target.VALUES;
+          case CONTAINS_KEY -> IndexDef.Target.KEYS;
+          case EQ, GT, GE, LT, LE ->
+              c.type().isCollection() ? IndexDef.Target.FULL : IndexDef.Target.SIMPLE;
+          default -> null;
+        };
+    IndexDef d = null;
+    for (IndexDef i : indexes) {
+      if (i.target() == wanted) {
+        d = i;
+      }
+    }
+    if (d == null) {
       return null;
     }
-    TypeCodec<?> codec = TypeCodec.of(c.type());
-    byte[] term = IndexTerms.of(codec, Columns.coerce(s, c, x.value()));
+    boolean ranged =
+        wanted == IndexDef.Target.SIMPLE
+            && c.type().kind() != DataType.Kind.TEXT
+            && c.type().kind() != DataType.Kind.ASCII;
+    if (x.op().isSlice() && !ranged) {
+      return null;
+    }
+    byte[] term;
+    try {
+      term = termOf(s, c, d, x.value());
+    } catch (IllegalArgumentException | dev.talus.InvalidQueryException e) {
+      return null; // the normal planner names the bad value
+    }
     return switch (x.op()) {
-      case EQ -> new IndexRange(d, term, true, term, true);
+      case EQ, CONTAINS, CONTAINS_KEY -> new IndexRange(d, term, true, term, true);
       case GT -> new IndexRange(d, term, false, null, false);
       case GE -> new IndexRange(d, term, true, null, false);
       case LT -> new IndexRange(d, null, false, term, false);
       case LE -> new IndexRange(d, null, false, term, true);
       default -> null;
+    };
+  }
+
+  /** The term of query value {@code value} for index {@code d} on column {@code c}. */
+  private static byte[] termOf(TableSchema s, ColumnDef c, IndexDef d, Object value) {
+    return switch (d.target()) {
+      case VALUES, KEYS -> {
+        TypeCodec<?> codec = IndexTerms.elementCodec(c.type(), d.target() == IndexDef.Target.KEYS);
+        yield IndexTerms.of(codec, codec.coerce(value));
+      }
+      default -> {
+        Object v = Columns.coerce(s, c, value);
+        IndexAnalyzer a = IndexAnalyzer.of(d);
+        if (a.changes() && v instanceof String text) {
+          v = a.analyze(text);
+        }
+        yield IndexTerms.of(TypeCodec.of(c.type()), v);
+      }
     };
   }
 

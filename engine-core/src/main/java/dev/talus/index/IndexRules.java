@@ -5,11 +5,17 @@ import dev.talus.DataType;
 import dev.talus.IndexDef;
 import dev.talus.InvalidQueryException;
 import dev.talus.TableSchema;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
- * What CREATE INDEX accepts: the column exists, is a regular column of a scalar type, and has no
- * index yet; the name is not taken in the keyspace. The messages follow Cassandra's ({@code
+ * What CREATE INDEX accepts: the column exists and is a regular column; the target fits its type
+ * (the whole value of a scalar, the values of a list, set or map, the keys of a map, the whole of a
+ * frozen collection); the options are the analysis options, on text; no index of the same target
+ * exists; the name is not taken in the keyspace. The messages follow Cassandra's ({@code
  * cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5 indexes and Talus does not
  * yet is refused as "not yet supported by Talus". Stateless.
  */
@@ -48,34 +54,178 @@ public final class IndexRules {
               + c.name()
               + " is not yet supported by Talus (it indexes regular columns only)");
     }
-    if (!isIndexable(c.type())) {
-      throw new InvalidQueryException(
-          "Indexing column "
-              + c.name()
-              + " of type "
-              + c.type().cqlName()
-              + " is not yet supported by Talus (it indexes columns of scalar types only)");
-    }
-    if (def.target() != IndexDef.Target.SIMPLE) {
-      throw new InvalidQueryException(
-          "Indexing "
-              + def.target().cql(c.name())
-              + " is not yet supported by Talus (it indexes whole values of scalar columns only)");
-    }
-    if (!def.options().isEmpty()) {
-      throw new InvalidQueryException(
-          "Index option '"
-              + def.options().firstKey()
-              + "' is not yet supported by Talus (it takes no options)");
-    }
+    checkTarget(c, def.target());
+    checkOptions(c, def);
     for (IndexDef other : tableIndexes) {
       if (other.column().equals(def.column())
           && other.kind() == def.kind()
           && other.target() == def.target()) {
+        if (other.options().equals(def.options())) {
+          throw new InvalidQueryException(
+              "Index " + def.name() + " is a duplicate of existing index " + other.name());
+        }
         throw new InvalidQueryException(
-            "Index " + def.name() + " is a duplicate of existing index " + other.name());
+            "Cannot create more than one storage-attached index on the same column: "
+                + def.target().cql(c.name())
+                + " (index "
+                + other.name()
+                + ")");
       }
     }
+  }
+
+  /**
+   * {@code def} with the target Cassandra reads it as: an index of the whole value ({@link
+   * IndexDef.Target#SIMPLE}) of a collection column indexes its values ({@code IndexTarget.Raw
+   * prepare}: {@code CREATE INDEX ON t (c)} is {@code values(c)}); any other definition unchanged.
+   */
+  public static IndexDef resolve(TableSchema table, IndexDef def) {
+    ColumnDef c = table.column(def.column()).orElse(null);
+    if (c != null && def.target() == IndexDef.Target.SIMPLE && c.type().isCollection()) {
+      return def.withTarget(IndexDef.Target.VALUES);
+    }
+    return def;
+  }
+
+  /** Cassandra's rules for a target ({@code CreateIndexStatement.validateIndexTarget}). */
+  private static void checkTarget(ColumnDef c, IndexDef.Target target) {
+    DataType t = c.type();
+    if (referencesDuration(t)) {
+      throw new InvalidQueryException(
+          t.isCollection()
+              ? "Secondary indexes are not supported on collections containing durations"
+              : "Secondary indexes are not supported on duration columns");
+    }
+    boolean frozenCollection = t.isCollection() && !t.isMultiCell();
+    if (frozenCollection && target != IndexDef.Target.FULL) {
+      throw new InvalidQueryException(
+          "Cannot create "
+              + targetName(target)
+              + "() index on frozen column "
+              + c.name()
+              + ". Frozen collections are immutable and must be fully indexed by using the 'full("
+              + c.name()
+              + ")' modifier");
+    }
+    if (!frozenCollection && target == IndexDef.Target.FULL) {
+      throw new InvalidQueryException("full() indexes can only be created on frozen collections");
+    }
+    if (!t.isCollection() && target != IndexDef.Target.SIMPLE) {
+      throw new InvalidQueryException(
+          "Cannot create "
+              + targetName(target)
+              + "() index on "
+              + c.name()
+              + ". Non-collection columns only support simple indexes");
+    }
+    if ((target == IndexDef.Target.KEYS || target == IndexDef.Target.ENTRIES)
+        && !(t.kind() == DataType.Kind.MAP && t.isMultiCell())) {
+      throw new InvalidQueryException(
+          "Cannot create index on "
+              + targetName(target)
+              + " of column "
+              + c.name()
+              + " with non-map type");
+    }
+    if (target == IndexDef.Target.ENTRIES) {
+      throw new InvalidQueryException(
+          "Indexing entries("
+              + c.name()
+              + ") is not yet supported by Talus (it indexes keys("
+              + c.name()
+              + ") and values("
+              + c.name()
+              + "))");
+    }
+    boolean ok =
+        switch (target) {
+          case SIMPLE -> isIndexable(t);
+          case VALUES -> isElement(t.kind() == DataType.Kind.MAP ? t.valueType() : t.elementType());
+          case KEYS -> isElement(t.elementType());
+          case FULL -> isElement(t);
+          case ENTRIES -> false;
+        };
+    if (!ok) {
+      throw new InvalidQueryException(
+          "Indexing "
+              + target.cql(c.name())
+              + " of type "
+              + t.cqlName()
+              + " is not yet supported by Talus (it indexes scalar values, the elements of"
+              + " collections of scalar or frozen values, and whole frozen collections)");
+    }
+  }
+
+  /**
+   * Cassandra 5.0's SAI options ({@code StorageAttachedIndex.VALID_OPTIONS}): the analysis options
+   * Talus has ({@link IndexAnalyzer}); the others are refused as not yet supported, and a name
+   * Cassandra does not know as Cassandra refuses it.
+   */
+  private static void checkOptions(ColumnDef c, IndexDef def) {
+    List<String> unknown = new ArrayList<>();
+    for (String k : def.options().keySet()) {
+      if (!CASSANDRA_OPTIONS.contains(k)) {
+        unknown.add(k);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new InvalidQueryException(
+          "Properties specified " + unknown + " are not understood by StorageAttachedIndex");
+    }
+    for (String k : def.options().keySet()) {
+      if (!IndexAnalyzer.OPTIONS.contains(k)) {
+        throw new InvalidQueryException("Index option '" + k + "' is not yet supported by Talus");
+      }
+    }
+    if (IndexAnalyzer.isAnalyzed(def)) {
+      IndexAnalyzer.of(def); // checks the values
+      DataType.Kind k = c.type().kind();
+      if (k != DataType.Kind.TEXT && k != DataType.Kind.ASCII) {
+        throw new InvalidQueryException(
+            "Index options "
+                + IndexAnalyzer.OPTIONS.stream().sorted().toList()
+                + " analyze text: column "
+                + c.name()
+                + " is of type "
+                + c.type().cqlName());
+      }
+    }
+  }
+
+  /** The option names Cassandra 5.0's storage-attached index takes. */
+  private static final Set<String> CASSANDRA_OPTIONS =
+      Set.of(
+          IndexAnalyzer.CASE_SENSITIVE,
+          IndexAnalyzer.NORMALIZE,
+          IndexAnalyzer.ASCII,
+          "enable_segment_compaction",
+          "target",
+          "class_name",
+          "bkd_posting_list_min_leaves",
+          "bkd_posting_list_skip",
+          "maximum_node_connections",
+          "construction_beam_width",
+          "similarity_function",
+          "index_analyzer");
+
+  private static boolean isElement(DataType t) {
+    return isIndexable(t) || (t.isFrozen() && t.kind() != DataType.Kind.VECTOR);
+  }
+
+  private static boolean referencesDuration(DataType t) {
+    if (t.kind() == DataType.Kind.DURATION) {
+      return true;
+    }
+    for (DataType inner : t.componentTypes()) {
+      if (referencesDuration(inner)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String targetName(IndexDef.Target t) {
+    return t == IndexDef.Target.SIMPLE ? "" : t.name().toLowerCase(Locale.ROOT);
   }
 
   /** True for the scalar types an index accepts: every native value type but duration. */

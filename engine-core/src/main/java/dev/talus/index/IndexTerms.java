@@ -1,17 +1,81 @@
 package dev.talus.index;
 
+import dev.talus.ColumnDef;
+import dev.talus.DataType;
+import dev.talus.IndexDef;
+import dev.talus.codec.ComplexCodec;
 import dev.talus.codec.TypeCodec;
 import dev.talus.data.Cell;
 import dev.talus.data.Row;
+import dev.talus.schema.KeyCodec;
 import java.io.ByteArrayOutputStream;
+import java.util.function.Consumer;
 
 /**
- * The term of an indexed value: the column type's order-preserving key encoding ({@link
- * TypeCodec#encodeKey}), so that terms compare as unsigned bytes in the order of the values and a
- * range of values is a range of terms. Stateless.
+ * The terms of indexed values: a value's order-preserving key encoding ({@link
+ * TypeCodec#encodeKey}) — so that terms compare as unsigned bytes in the order of the values and a
+ * range of values is a range of terms — taken from what the index's target names: the whole value
+ * of a scalar or frozen column ({@link IndexDef.Target#SIMPLE}, {@link IndexDef.Target#FULL}), each
+ * element of a list or set or each value of a map ({@link IndexDef.Target#VALUES}), each key of a
+ * map ({@link IndexDef.Target#KEYS}). A text value under an analyzed index (whole values only) is
+ * analyzed first ({@link IndexAnalyzer}). Stateless.
  */
 final class IndexTerms {
   private IndexTerms() {}
+
+  /**
+   * How the terms of one index are read from rows of one table schema.
+   *
+   * @param id the column's cell id
+   * @param target what of the value is indexed
+   * @param codec the codec of one indexed value (the element's for VALUES and KEYS)
+   * @param complex the codec of the column's element cells, or null for a single-cell column
+   * @param analyzer the text analysis, {@link IndexAnalyzer#NONE} if none
+   */
+  record Source(
+      int id,
+      IndexDef.Target target,
+      TypeCodec<?> codec,
+      ComplexCodec complex,
+      IndexAnalyzer analyzer) {
+    /** The term of canonical value {@code value} of one indexed value. */
+    byte[] term(Object value) {
+      Object v = value;
+      if (analyzer.changes() && v instanceof String s) {
+        v = analyzer.analyze(s);
+      }
+      return of(codec, v);
+    }
+  }
+
+  /** How {@code def}'s terms are read with {@code keys}, or null if its column is not stored. */
+  static Source source(IndexDef def, KeyCodec keys) {
+    int id = keys.regularId(def.column());
+    if (id < 0) {
+      return null;
+    }
+    ColumnDef c = keys.column(id);
+    DataType t = c.type();
+    IndexAnalyzer analyzer = IndexAnalyzer.of(def);
+    return switch (def.target()) {
+      case SIMPLE, FULL -> new Source(id, def.target(), keys.regularCodec(id), null, analyzer);
+      case KEYS -> new Source(id, def.target(), elementCodec(t, true), complex(t), analyzer);
+      case VALUES -> new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer);
+      case ENTRIES -> throw new IllegalStateException("entries() indexes are not built");
+    };
+  }
+
+  /** The codec of one element: a map's key ({@code key}) or value, a list's or set's element. */
+  static TypeCodec<?> elementCodec(DataType t, boolean key) {
+    if (t.kind() == DataType.Kind.MAP) {
+      return TypeCodec.nested(key ? t.elementType() : t.valueType());
+    }
+    return TypeCodec.nested(t.elementType());
+  }
+
+  private static ComplexCodec complex(DataType t) {
+    return t.isMultiCell() ? ComplexCodec.of(t) : null;
+  }
 
   /** The term of canonical value {@code value} of {@code codec}'s type. */
   static byte[] of(TypeCodec<?> codec, Object value) {
@@ -21,17 +85,46 @@ final class IndexTerms {
   }
 
   /**
-   * The term of the cell of column {@code columnId} in {@code row}, or null if the row holds no
-   * value for it (no cell, a tombstone, or bytes that are not a value of the type — an empty value
-   * is never indexed).
+   * Gives {@code out} every term {@code row} holds for {@code s}: none if the row holds no value
+   * (no cell, a tombstone, or bytes that are not a value of the type — an empty value is never
+   * indexed), one for a whole value, one per live element cell for VALUES and KEYS (an element
+   * tombstone adds nothing; a value twice in a list gives its term twice).
    */
-  static byte[] ofCell(Row row, int columnId, TypeCodec<?> codec) {
-    Cell c = row.cell(columnId);
-    if (c == null || c.isTombstone() || c.hasPath()) {
-      return null;
+  static void terms(Source s, Row row, Consumer<byte[]> out) {
+    if (s.complex() == null) {
+      Cell c = row.cell(s.id());
+      if (c == null || c.isTombstone() || c.hasPath()) {
+        return;
+      }
+      byte[] term = termOf(s, c.value());
+      if (term != null) {
+        out.accept(term);
+      }
+      return;
     }
+    Cell[] cells = row.cells();
+    int i = row.firstCellIndex(s.id());
+    if (i < 0) {
+      return;
+    }
+    boolean paths =
+        s.target() == IndexDef.Target.KEYS || s.complex().type().kind() == DataType.Kind.SET;
+    for (; i < cells.length && cells[i].column() == s.id(); i++) {
+      Cell c = cells[i];
+      if (c.isTombstone() || !c.hasPath()) {
+        continue;
+      }
+      // a set element's or map key's path is already its term
+      byte[] term = paths ? c.path() : termOf(s, c.value());
+      if (term != null) {
+        out.accept(term);
+      }
+    }
+  }
+
+  private static byte[] termOf(Source s, byte[] value) {
     try {
-      return of(codec, codec.deserialize(c.value()));
+      return s.term(s.codec().deserialize(value));
     } catch (IllegalArgumentException e) {
       return null;
     }

@@ -176,15 +176,19 @@ public final class SSTableIndexes implements AutoCloseable {
         }
       }
     }
-    int id = keys.regularId(range.index().column());
+    IndexTerms.Source source = IndexTerms.source(range.index(), keys);
+    if (source == null) {
+      return out;
+    }
+    boolean[] hit = new boolean[1];
     for (Memtable m : memtables) {
       for (MemPartition p : m.partitions()) {
-        for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
-          byte[] term = IndexTerms.ofCell(it.next(), id, keys.regularCodec(id));
-          if (term != null && range.contains(term)) {
-            out.add(p.key());
-            break;
-          }
+        hit[0] = false;
+        for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext() && !hit[0]; ) {
+          IndexTerms.terms(source, it.next(), term -> hit[0] |= range.contains(term));
+        }
+        if (hit[0]) {
+          out.add(p.key());
         }
       }
     }

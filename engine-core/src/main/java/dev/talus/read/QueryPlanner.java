@@ -123,6 +123,10 @@ final class QueryPlanner {
         } else if (!(filters instanceof ArrayList)) {
           filters = new ArrayList<>(filters);
         }
+        if (x.op() == Restriction.Op.ANALYZED_EQ) {
+          filters.add(new Filter(c, keys.regularId(c.name()), x.op(), x.value()));
+          continue;
+        }
         if (x.op() == Restriction.Op.CONTAINS || x.op() == Restriction.Op.CONTAINS_KEY) {
           filters.add(ValueFilters.contains(s, c, keys.regularId(c.name()), x));
           continue;

@@ -109,6 +109,9 @@ final class ValueFilters {
       case CONTAINS_KEY -> {
         return contains(((Map<?, ?>) v).keySet(), f.value());
       }
+      case ANALYZED_EQ -> {
+        return ((Restriction.Analyzed) f.value()).matches(v);
+      }
       default -> {
         TypeCodec<?> codec =
             f.column().kind() == ColumnDef.Kind.CLUSTERING
