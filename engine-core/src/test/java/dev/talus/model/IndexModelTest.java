@@ -28,10 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded random operations on a table with storage-attached indexes — inserts, overwrites, cell,
  * row and partition deletes, TTLs, clock jumps, flushes, compactions, strategy switches, index
- * drops and re-creations, reopens — with, after each step, random indexed reads (equality, ranges,
- * AND of two indexes, LIMIT, paging) compared with a full scan of the table (which no index serves)
- * filtered by the same condition in the test. Prints its seeds; {@code -Dtalus.index.seed=N}
- * replays one.
+ * drops and re-creations, reopens, collection element adds, removals and TTLs — with, after each
+ * step, random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements
+ * and a map's values, CONTAINS KEY, equality on a frozen set, case-insensitive equality on an
+ * analyzed text index, LIMIT, paging) compared with a full scan of the table (which no index
+ * serves) filtered by the same condition in the test. Prints its seeds; {@code
+ * -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -56,6 +58,10 @@ class IndexModelTest {
         .column("b", DataType.BIGINT)
         .column("ts", DataType.TIMESTAMP)
         .column("x", DataType.INT)
+        .column("tags", DataType.set(DataType.INT))
+        .column("m", DataType.map(DataType.TEXT, DataType.INT))
+        .column("fz", DataType.frozen(DataType.set(DataType.INT)))
+        .column("n", DataType.TEXT)
         .build();
   }
 
@@ -76,6 +82,11 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_a", "a"));
       t.createIndex(IndexDef.sai("t_b", "b"));
       t.createIndex(IndexDef.sai("t_ts", "ts"));
+      t.createIndex(IndexDef.sai("t_tags", "tags"));
+      t.createIndex(IndexDef.sai("t_mk", "m").withTarget(IndexDef.Target.KEYS));
+      t.createIndex(IndexDef.sai("t_mv", "m").withTarget(IndexDef.Target.VALUES));
+      t.createIndex(IndexDef.sai("t_fz", "fz").withTarget(IndexDef.Target.FULL));
+      t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       for (int step = 0; step < STEPS; step++) {
         String what = step(rnd, t, clock);
         if (what.equals("reopen")) {
@@ -95,6 +106,9 @@ class IndexModelTest {
     int p = rnd.nextInt(8);
     int c = rnd.nextInt(6);
     int k = rnd.nextInt(100);
+    if (rnd.nextInt(3) == 0) {
+      return collectionStep(rnd, t, p, c);
+    }
     if (k < 45) {
       var ins = t.insert().value("p", p).value("c", c);
       if (rnd.nextInt(4) > 0) {
@@ -150,8 +164,35 @@ class IndexModelTest {
     }
   }
 
+  /** A write of the collection and analyzed columns: element adds (some with a TTL), removals. */
+  private static String collectionStep(Random rnd, Table t, int p, int c) {
+    int k = rnd.nextInt(8);
+    var u = t.update().where("p", p).where("c", c);
+    if (rnd.nextInt(5) == 0) {
+      u.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
+    }
+    switch (k) {
+      case 0 -> u.add("tags", new java.util.HashSet<>(List.of(rnd.nextInt(6), rnd.nextInt(6))));
+      case 1 -> u.remove("tags", java.util.Set.of(rnd.nextInt(6)));
+      case 2 -> u.put("m", "k" + rnd.nextInt(4), rnd.nextInt(5));
+      case 3 -> u.set("m", java.util.Map.of("k" + rnd.nextInt(4), rnd.nextInt(5)));
+      case 4 -> u.set("fz", new java.util.HashSet<>(List.of(rnd.nextInt(3), rnd.nextInt(3))));
+      case 5 -> u.set("n", rnd.nextBoolean() ? "Ada" + rnd.nextInt(3) : "aDA" + rnd.nextInt(3));
+      case 6 -> {
+        t.delete().eq("p", p).eq("c", c).element("m", "k" + rnd.nextInt(4)).execute();
+        return "delete map element";
+      }
+      default -> {
+        t.delete().columns("tags").eq("p", p).eq("c", c).execute();
+        return "delete set";
+      }
+    }
+    u.execute();
+    return "collection write " + k;
+  }
+
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(6);
+    int k = rnd.nextInt(11);
     UnaryOperator<Select> q;
     Predicate<ResultRow> match;
     String desc;
@@ -182,6 +223,46 @@ class IndexModelTest {
       q = s -> s.le("ts", at);
       match = r -> r.getInstant("ts") != null && !r.getInstant("ts").isAfter(at);
       desc = "ts <= " + at;
+    } else if (k == 6) {
+      int v = rnd.nextInt(6);
+      q = s -> s.contains("tags", v);
+      match =
+          r ->
+              r.getSet("tags", Integer.class) != null
+                  && r.getSet("tags", Integer.class).contains(v);
+      desc = "tags contains " + v;
+    } else if (k == 7) {
+      String v = "k" + rnd.nextInt(4);
+      q = s -> s.containsKey("m", v);
+      match =
+          r ->
+              r.getMap("m", String.class, Integer.class) != null
+                  && r.getMap("m", String.class, Integer.class).containsKey(v);
+      desc = "m contains key " + v;
+    } else if (k == 8) {
+      int v = rnd.nextInt(5);
+      int v2 = rnd.nextInt(6);
+      q = s -> s.contains("m", v).contains("tags", v2);
+      match =
+          r ->
+              r.getMap("m", String.class, Integer.class) != null
+                  && r.getMap("m", String.class, Integer.class).containsValue(v)
+                  && r.getSet("tags", Integer.class) != null
+                  && r.getSet("tags", Integer.class).contains(v2);
+      desc = "m contains " + v + " and tags contains " + v2;
+    } else if (k == 9) {
+      java.util.Set<Integer> v =
+          rnd.nextBoolean()
+              ? java.util.Set.of(rnd.nextInt(3))
+              : java.util.Set.of(0, 1 + rnd.nextInt(2));
+      q = s -> s.eq("fz", v);
+      match = r -> v.equals(r.getSet("fz", Integer.class));
+      desc = "fz = " + v;
+    } else if (k == 10) {
+      String v = (rnd.nextBoolean() ? "ADA" : "ada") + rnd.nextInt(3);
+      q = s -> s.eq("n", v);
+      match = r -> r.getString("n") != null && r.getString("n").equalsIgnoreCase(v);
+      desc = "n = " + v + " (case-insensitive)";
     } else {
       int p = rnd.nextInt(8);
       String v = "v" + rnd.nextInt(5);
@@ -223,7 +304,15 @@ class IndexModelTest {
         + "/"
         + r.getLong("b")
         + "/"
-        + r.get("ts");
+        + r.get("ts")
+        + "/"
+        + r.get("tags")
+        + "/"
+        + r.get("m")
+        + "/"
+        + r.get("fz")
+        + "/"
+        + r.get("n");
   }
 
   private static List<String> rows(ResultSet rs) {
