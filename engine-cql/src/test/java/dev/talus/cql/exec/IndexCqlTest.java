@@ -107,13 +107,136 @@ class IndexCqlTest {
       assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON m (v) WITH colour = 'red'"))
           .isInstanceOf(dev.talus.cql.CqlSyntaxException.class)
           .hasMessageContaining("Unknown property 'colour'");
-      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON m (s)"))
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON m (entries(s))"))
           .isInstanceOf(CqlInvalidRequestException.class)
-          .hasMessageContaining("not yet supported by Talus");
+          .hasMessageContaining("Cannot create index on entries of column s with non-map type");
+      assertThatThrownBy(
+              () ->
+                  t.cql.execute(
+                      "CREATE INDEX ON m (v) WITH OPTIONS = {'case_sensitive': 'perhaps'}"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Illegal value for boolean option 'case_sensitive'");
       assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON nope (v)"))
           .isInstanceOf(CqlInvalidRequestException.class)
           .hasMessageContaining("Table 'talus.nope' doesn't exist");
       assertThat(t.db.table("m").indexes()).isEmpty();
+    }
+  }
+
+  @Test
+  void collectionAndAnalyzedIndexesInEveryDdlFormServeTheirQueriesAndRoundTrip(
+      @TempDir Path other) {
+    String ddl;
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute(
+          "CREATE TABLE c (k int, n int, tags set<text>, l list<int>, m map<text, int>,"
+              + " fz frozen<list<int>>, name text, PRIMARY KEY (k, n))");
+      t.cql.execute("CREATE INDEX ON c (tags)");
+      t.cql.execute("CREATE INDEX c_l ON c (values(l)) USING 'sai'");
+      t.cql.execute("CREATE INDEX c_mk ON c (keys(m)) USING 'sai'");
+      t.cql.execute("CREATE INDEX c_mv ON c (values(m))");
+      t.cql.execute("CREATE CUSTOM INDEX c_fz ON c (full(fz)) USING 'StorageAttachedIndex'");
+      t.cql.execute(
+          "CREATE INDEX c_name ON c (name) USING 'sai'"
+              + " WITH OPTIONS = {'case_sensitive': false, 'normalize': 'true'}");
+      assertThat(t.db.table("c").indexes())
+          .extracting(IndexDef::name, IndexDef::target)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("c_tags_idx", IndexDef.Target.VALUES),
+              org.assertj.core.groups.Tuple.tuple("c_l", IndexDef.Target.VALUES),
+              org.assertj.core.groups.Tuple.tuple("c_mk", IndexDef.Target.KEYS),
+              org.assertj.core.groups.Tuple.tuple("c_mv", IndexDef.Target.VALUES),
+              org.assertj.core.groups.Tuple.tuple("c_fz", IndexDef.Target.FULL),
+              org.assertj.core.groups.Tuple.tuple("c_name", IndexDef.Target.SIMPLE));
+      assertThat(t.db.table("c").indexes().get(5).options())
+          .containsExactly(
+              java.util.Map.entry("case_sensitive", "false"),
+              java.util.Map.entry("normalize", "true"));
+      for (int i = 0; i < 12; i++) {
+        t.cql.execute(
+            "INSERT INTO c (k, n, tags, l, m, fz, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            i % 4,
+            i,
+            java.util.Set.of("t" + (i % 3)),
+            List.of(i % 5),
+            java.util.Map.of("k" + (i % 2), i % 3),
+            List.of(i % 2, 7),
+            i % 2 == 0 ? "Ada" : "ADA");
+        if (i == 5) {
+          t.db.table("c").flush();
+        }
+      }
+      assertThat(t.cql.execute("SELECT n FROM c WHERE tags CONTAINS 't1'").rows()).hasSize(4);
+      assertThat(t.cql.execute("SELECT n FROM c WHERE l CONTAINS 4").rows()).hasSize(2);
+      assertThat(t.cql.execute("SELECT n FROM c WHERE m CONTAINS KEY 'k1'").rows()).hasSize(6);
+      assertThat(t.cql.execute("SELECT n FROM c WHERE m CONTAINS 2").rows()).hasSize(4);
+      assertThat(t.cql.execute("SELECT n FROM c WHERE fz = [1, 7]").rows()).hasSize(6);
+      assertThat(t.cql.execute("SELECT n FROM c WHERE name = 'ada'").rows()).hasSize(12);
+      assertThat(
+              t.cql
+                  .execute("SELECT n FROM c WHERE k = 1 AND tags CONTAINS 't1' AND m CONTAINS 1")
+                  .rows())
+          .extracting(r -> r.getInt("n"))
+          .containsExactly(1);
+      t.cql.execute("UPDATE c SET tags = tags - {'t1'} WHERE k = 1 AND n = 1");
+      assertThat(t.cql.execute("SELECT n FROM c WHERE tags CONTAINS 't1'").rows()).hasSize(3);
+      List<dev.talus.cql.CqlRow> described = t.cql.execute("DESCRIBE TABLE c").rows();
+      assertThat(described)
+          .extracting(r -> r.getString("create_statement"))
+          .contains(
+              "CREATE CUSTOM INDEX c_tags_idx ON talus.c (values(tags)) USING"
+                  + " 'StorageAttachedIndex';",
+              "CREATE CUSTOM INDEX c_mk ON talus.c (keys(m)) USING 'StorageAttachedIndex';",
+              "CREATE CUSTOM INDEX c_fz ON talus.c (full(fz)) USING 'StorageAttachedIndex';",
+              "CREATE CUSTOM INDEX c_name ON talus.c (name) USING 'StorageAttachedIndex' WITH"
+                  + " OPTIONS = {'case_sensitive': 'false', 'normalize': 'true'};");
+      List<dev.talus.cql.CqlRow> meta =
+          t.cql
+              .execute(
+                  "SELECT index_name, kind, options FROM system_schema.indexes"
+                      + " WHERE keyspace_name = 'talus' AND table_name = 'c'")
+              .rows();
+      assertThat(meta)
+          .extracting(r -> r.getString("index_name"))
+          .containsExactly("c_fz", "c_l", "c_mk", "c_mv", "c_name", "c_tags_idx");
+      assertThat(meta.get(2).getString("kind")).isEqualTo("CUSTOM");
+      assertThat(meta.get(2).getMap("options", String.class, String.class))
+          .isEqualTo(
+              java.util.Map.of(
+                  "class_name",
+                  "org.apache.cassandra.index.sai.StorageAttachedIndex",
+                  "target",
+                  "keys(m)"));
+      ddl = t.cql.describe();
+    }
+    try (CqlDb b = new CqlDb(other)) {
+      b.cql.executeScript(ddl);
+      assertThat(b.cql.describe()).isEqualTo(ddl);
+      assertThat(b.db.table("c").indexes()).hasSize(6);
+    }
+  }
+
+  @Test
+  void cassandrasTargetRulesAreItsMessages() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE f (k int PRIMARY KEY, fz frozen<set<int>>, v int)");
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON f (fz)"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining(
+              "Cannot create values() index on frozen column fz. Frozen collections are"
+                  + " immutable and must be fully indexed by using the 'full(fz)' modifier");
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON f (keys(v))"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Non-collection columns only support simple indexes");
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON f (v) WITH OPTIONS = {'zz': 'x'}"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining(
+              "Properties specified [zz] are not understood by StorageAttachedIndex");
+      assertThatThrownBy(
+              () -> t.cql.execute("CREATE INDEX ON f (v) WITH OPTIONS = {'ascii': 'true'}"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("analyze text");
+      assertThat(t.db.table("f").indexes()).isEmpty();
     }
   }
 }

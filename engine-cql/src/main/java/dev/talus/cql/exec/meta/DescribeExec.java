@@ -253,22 +253,7 @@ public final class DescribeExec implements Executable {
   /** One row per index of {@code t}, after the table's, as Cassandra describes them. */
   private static void addIndexes(String ks, Table t, List<Object[]> rows) {
     for (dev.talus.IndexDef d : t.indexes()) {
-      String q = dev.talus.cql.parse.CqlPrinter.quoteName(ks);
-      rows.add(
-          new Object[] {
-            ks,
-            "index",
-            d.name(),
-            "CREATE CUSTOM INDEX "
-                + dev.talus.cql.parse.CqlPrinter.quoteName(d.name())
-                + " ON "
-                + q
-                + "."
-                + dev.talus.cql.parse.CqlPrinter.quoteName(t.name())
-                + " ("
-                + dev.talus.cql.parse.CqlPrinter.quoteName(d.column())
-                + ") USING 'StorageAttachedIndex';"
-          });
+      rows.add(new Object[] {ks, "index", d.name(), IndexRows.describe(ks, t, d)});
     }
   }
 

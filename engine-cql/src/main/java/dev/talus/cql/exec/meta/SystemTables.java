@@ -32,10 +32,11 @@ import java.util.Set;
  * SystemKeyspace}): {@code system_schema.keyspaces}, {@code tables}, {@code columns} — the user's
  * keyspaces and tables, and {@code system} and {@code system_schema} themselves — with {@code
  * types} (every user type, listed in every keyspace: Talus's types are database-wide), with {@code
- * dropped_columns}, {@code triggers}, {@code views}, {@code functions}, {@code aggregates}, {@code
- * indexes} and {@code column_masks} empty (Talus has none of those yet); {@code system.local} (one
- * node, {@code datacenter1}, {@code rack1}), {@code system.peers} and {@code system.peers_v2} (no
- * peers); and {@code system_virtual_schema}'s three tables. Static, thread-safe.
+ * indexes} (every storage-attached index, as Cassandra 5.0 lists it), with {@code dropped_columns},
+ * {@code triggers}, {@code views}, {@code functions}, {@code aggregates} and {@code column_masks}
+ * empty (Talus has none of those yet); {@code system.local} (one node, {@code datacenter1}, {@code
+ * rack1}), {@code system.peers} and {@code system.peers_v2} (no peers); and {@code
+ * system_virtual_schema}'s three tables. Static, thread-safe.
  */
 public final class SystemTables {
   /** The release Talus reports in {@code system.local}: the Cassandra dialect it speaks. */
@@ -105,7 +106,7 @@ public final class SystemTables {
             .ck("table_name", T)
             .ck("trigger_name", T)
             .col("options", MAP_TEXT)
-            .rows(s -> List.of()));
+            .rows(IndexRows::rows));
     VirtualTable.Builder views =
         table("system_schema", "views")
             .pk("keyspace_name", T)
@@ -151,7 +152,7 @@ public final class SystemTables {
             .ck("index_name", T)
             .col("kind", T)
             .col("options", MAP_TEXT)
-            .rows(s -> List.of()));
+            .rows(IndexRows::rows));
     ALL.add(
         table("system", "local")
             .pk("key", T)
