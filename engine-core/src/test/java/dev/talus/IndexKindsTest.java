@@ -265,4 +265,44 @@ class IndexKindsTest {
       assertThat(keys(t.select().contains("tags", "u3").execute())).isEqualTo(before);
     }
   }
+
+  @Test
+  void aDamagedOrMissingCollectionIndexComponentIsReportedAndRebuilt() throws Exception {
+    List<String> expected;
+    try (TalusDb db = open()) {
+      Table t = db.createTable(schema());
+      t.createIndex(IndexDef.sai("by_key", "attrs").withTarget(IndexDef.Target.KEYS));
+      t.createIndex(IndexDef.sai("by_fz", "fz").withTarget(IndexDef.Target.FULL));
+      for (int i = 0; i < 30; i++) {
+        put(t, i % 6, i, i);
+      }
+      t.flush();
+      expected = keys(t.select().containsKey("attrs", "k1").execute());
+      assertThat(expected).hasSize(10);
+    }
+    List<Path> terms;
+    try (var files = java.nio.file.Files.walk(dir)) {
+      terms =
+          files.filter(f -> f.getFileName().toString().contains("SaiTerms_by_")).sorted().toList();
+    }
+    assertThat(terms).hasSize(2);
+    Path keysTerms =
+        terms.stream().filter(f -> f.toString().contains("by_key")).findFirst().orElseThrow();
+    byte[] bytes = java.nio.file.Files.readAllBytes(keysTerms);
+    bytes[bytes.length / 2] ^= 0x10;
+    java.nio.file.Files.write(keysTerms, bytes);
+    Path fzTerms =
+        terms.stream().filter(f -> f.toString().contains("by_fz")).findFirst().orElseThrow();
+    java.nio.file.Files.delete(fzTerms);
+    VerifyReport report = TalusDb.verify(dir);
+    assertThat(report.warnings().stream().map(VerifyReport.Checked::file))
+        .containsExactlyInAnyOrder(keysTerms, fzTerms);
+    try (TalusDb db = open()) {
+      Table t = db.table("t");
+      assertThat(keys(t.select().containsKey("attrs", "k1").execute())).isEqualTo(expected);
+      assertThat(keys(t.select().eq("fz", List.of(1, 2)).execute()))
+          .isEqualTo(filtered(t, r -> List.of(1, 2).equals(r.getList("fz", Integer.class))));
+    }
+    assertThat(TalusDb.verify(dir).clean()).isTrue();
+  }
 }
