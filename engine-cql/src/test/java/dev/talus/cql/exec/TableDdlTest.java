@@ -279,13 +279,12 @@ class TableDdlTest {
       // IF NOT EXISTS does not compare schemas, as in Cassandra
       assertThat(t.cql.execute("CREATE TABLE IF NOT EXISTS x (k text PRIMARY KEY)").kind())
           .isEqualTo(CqlResult.Kind.VOID);
-      for (String s :
-          new String[] {"CREATE INDEX ON x (keys(v))", "CREATE INDEX ON x (v) USING 'x'"}) {
-        assertThatThrownBy(() -> t.cql.execute(s))
-            .as(s)
-            .isInstanceOf(CqlUnsupportedException.class)
-            .hasMessageContaining("not supported yet by Talus");
-      }
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON x (v) USING 'x'"))
+          .isInstanceOf(CqlUnsupportedException.class)
+          .hasMessageContaining("not supported yet by Talus");
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON x (keys(v))"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Non-collection columns only support simple indexes");
       assertThatThrownBy(() -> t.cql.execute("ALTER TABLE x ALTER v TYPE blob"))
           .isInstanceOf(CqlInvalidRequestException.class)
           .hasMessageContaining("Altering column types is no longer supported");
