@@ -133,8 +133,18 @@ public final class VectorSearch {
     Best best = new Best(skip + n);
     float[] flat = vectors.vectors();
     int d = vectors.dimension();
-    for (int i = from; i < to; i++) {
-      best.offer(f.score(query, flat, i * d), i);
+    if (f == VectorSimilarity.COSINE) {
+      float[] norms = vectors.squareNorms();
+      float qn = VectorSimilarity.squareNorm(query, 0, d);
+      for (int i = from; i < to; i++) {
+        best.offer(
+            VectorSimilarity.cosineScore(VectorSimilarity.dot(query, flat, i * d), qn, norms[i]),
+            i);
+      }
+    } else {
+      for (int i = from; i < to; i++) {
+        best.offer(f.score(query, flat, i * d), i);
+      }
     }
     int[] ranked = best.positions();
     List<Candidate> out = new ArrayList<>();

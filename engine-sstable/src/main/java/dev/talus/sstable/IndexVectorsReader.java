@@ -22,6 +22,7 @@ public final class IndexVectorsReader {
   private final int dimension;
   private final int[] rowIds;
   private final float[] vectors;
+  private volatile float[] squareNorms;
 
   private IndexVectorsReader(int rowCount, int dimension, int[] rowIds, float[] vectors) {
     this.rowCount = rowCount;
@@ -121,6 +122,27 @@ public final class IndexVectorsReader {
    */
   public float[] vectors() {
     return vectors;
+  }
+
+  /**
+   * The squared norm of each vector, computed on first use and kept (a cosine scan divides by the
+   * norms); the reader's own array, callers must not modify it.
+   */
+  public float[] squareNorms() {
+    float[] n = squareNorms;
+    if (n == null) {
+      n = new float[rowIds.length];
+      for (int i = 0; i < n.length; i++) {
+        float s = 0;
+        for (int j = 0; j < dimension; j++) {
+          float x = vectors[i * dimension + j];
+          s += x * x;
+        }
+        n[i] = s;
+      }
+      squareNorms = n;
+    }
+    return n;
   }
 
   /** A copy of vector {@code i}. */

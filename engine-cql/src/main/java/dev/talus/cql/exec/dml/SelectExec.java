@@ -44,6 +44,7 @@ final class SelectExec implements Executable {
   private final String[] fetch;
   private final String[] orderColumns;
   private final ClusteringOrder[] orderDirections;
+  private final AnnOrder ann;
   private final Limits limits;
   private final boolean allowFiltering;
   private final boolean distinct;
@@ -59,6 +60,7 @@ final class SelectExec implements Executable {
       List<TokenWhere.Restriction> tokens,
       Selection selection,
       List<Ordering> orderBy,
+      AnnOrder ann,
       Limits limits,
       boolean allowFiltering,
       boolean distinct,
@@ -77,6 +79,7 @@ final class SelectExec implements Executable {
       orderColumns[i] = orderBy.get(i).column().name();
       orderDirections[i] = orderBy.get(i).descending() ? ClusteringOrder.DESC : ClusteringOrder.ASC;
     }
+    this.ann = ann;
     this.limits = limits;
     this.allowFiltering = allowFiltering;
     this.distinct = distinct;
@@ -107,14 +110,8 @@ final class SelectExec implements Executable {
     List<Where.Restriction> where = Where.prepare(single, info, pc);
     List<TokenWhere.Restriction> tokens = TokenWhere.prepare(s.where(), info, pc);
     Source src = pc.source();
-    for (Ordering o : s.orderBy()) {
-      if (o.annOf() != null) {
-        throw src.notYet(
-            o.position(),
-            o.column().name().length(),
-            "ORDER BY ... ANN OF",
-            "Talus has no vectors yet");
-      }
+    AnnOrder ann = AnnOrder.prepare(s, info, pc);
+    for (Ordering o : AnnOrder.others(s)) {
       TableInfo.Column c = Where.column(o.column(), info, pc);
       if (c.kind() != TableInfo.Kind.CLUSTERING) {
         throw src.invalid(
@@ -155,7 +152,8 @@ final class SelectExec implements Executable {
         tuples,
         tokens,
         selection,
-        s.orderBy(),
+        AnnOrder.others(s),
+        ann,
         limits,
         s.allowFiltering(),
         s.distinct(),
@@ -258,6 +256,9 @@ final class SelectExec implements Executable {
     }
     for (int i = 0; i < orderColumns.length; i++) {
       s.orderBy(orderColumns[i], orderDirections[i]);
+    }
+    if (ann != null) {
+      ann.addTo(s, ctx);
     }
     if (allowFiltering) {
       s.allowFiltering();
