@@ -433,6 +433,9 @@ public final class Select {
   }
 
   private Object aggregate(AggregateRequest.Function function, String column) {
+    if (annColumn != null) {
+      throw new InvalidQueryException("an ANN read returns rows, not aggregates");
+    }
     if (!groupBy.isEmpty()) {
       throw new InvalidQueryException(
           "an aggregate of a grouped select has one value per group: aggregate each group's rows"
@@ -442,6 +445,9 @@ public final class Select {
   }
 
   public ResultSet execute() {
+    if (annColumn != null && (!groupBy.isEmpty() || distinct)) {
+      throw new InvalidQueryException("ANN ordering takes no GROUP BY or DISTINCT");
+    }
     if (!groupBy.isEmpty()) {
       List<ResultRow> first = new ArrayList<>();
       Optional<PagingState> next =

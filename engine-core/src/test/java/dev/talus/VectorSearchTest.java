@@ -120,6 +120,10 @@ class VectorSearchTest {
       assertThatThrownBy(() -> t.select().orderByAnn("v", new float[] {0, 0}).limit(3).execute())
           .hasMessage(
               "Zero and near-zero vectors cannot be indexed or queried with cosine similarity");
+      assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).count())
+          .hasMessage("an ANN read returns rows, not aggregates");
+      assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).distinct().execute())
+          .hasMessage("ANN ordering takes no GROUP BY or DISTINCT");
       assertThatThrownBy(() -> t.select().eq("x", 1).orderByAnn("v", q).limit(3).execute())
           .hasMessageContaining("not yet supported by Talus");
       // an equality on the vector column is not an ANN read: the index does not serve it

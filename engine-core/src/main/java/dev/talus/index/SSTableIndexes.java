@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * (opened on first use and kept open), and the candidate partitions of a query. A component that is
  * missing or fails its checks when opened is rebuilt from its SSTable before it is used, so a
  * damaged index is never read. Memtables are not indexed: a query scans them, comparing the term of
- * each row's cell. Thread-safe.
+ * each row's cell. A vector index has a vector file per SSTable instead of a term dictionary
+ * ({@link #vectorCandidates}). Thread-safe.
  */
 public final class SSTableIndexes implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SSTableIndexes.class);
