@@ -338,7 +338,7 @@ final class SelectExec implements Executable {
       }
       state = rs.pagingState().orElse(null);
     } while (state != null);
-    return CqlResult.rows(selection.columns(), List.of(group.row()), null, ctx.warnings());
+    return CqlResult.rows(selection.columns(), List.of(group.row(ctx)), null, ctx.warnings());
   }
 
   /**
@@ -375,7 +375,7 @@ final class SelectExec implements Executable {
                   }
                   if (first) {
                     if (group[0] != null) {
-                      rows.add(group[0].row());
+                      rows.add(group[0].row(ctx));
                     }
                     group[0] = selection.group();
                   }
@@ -383,7 +383,7 @@ final class SelectExec implements Executable {
                 })
             .orElse(null);
     if (group[0] != null) {
-      rows.add(group[0].row());
+      rows.add(group[0].row(ctx));
     }
     return CqlResult.rows(selection.columns(), rows, next, ctx.warnings());
   }

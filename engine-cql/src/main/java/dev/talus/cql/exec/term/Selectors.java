@@ -83,6 +83,9 @@ public final class Selectors {
       if (to == null || !(inner.operand().type() instanceof ColumnType.Native from)) {
         throw Types.unsupported(c.type(), pc);
       }
+      if (from.type() == to) {
+        return inner; // a cast to its own type is the value itself, named as it (as in Cassandra)
+      }
       UnaryOperator<Object> conversion = Casts.of(from.type(), to);
       if (conversion == null) {
         throw src.invalid(
