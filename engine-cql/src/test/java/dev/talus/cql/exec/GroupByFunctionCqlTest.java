@@ -142,6 +142,15 @@ class GroupByFunctionCqlTest {
                 .get(0)
                 .get(0))
         .isEqualTo(Instant.parse("2016-01-15T00:00:00Z"));
+    // a whole-month step from a start inside a month never passes the value
+    assertThat(
+            cql.execute(
+                    "SELECT floor((timestamp) '2016-03-10 00:00:00+0000', 1mo,"
+                        + " '2016-01-15 00:00:00+0000') FROM r WHERE sensor = 1 LIMIT 1")
+                .rows()
+                .get(0)
+                .get(0))
+        .isEqualTo(Instant.parse("2016-02-15T00:00:00Z"));
   }
 
   private String refusal(String query) {
