@@ -28,52 +28,8 @@ public final class ChunkCache {
     IndexStretch load(int stretch) throws IOException;
   }
 
-  /**
-   * {@code item} is a chunk number, or {@code ~stretch} (negative) for an index stretch. Not a
-   * record: a record's hash ({@code 31 * reader + item}) gives chunk {@code i + 31} of reader
-   * {@code r} the hash of chunk {@code i} of reader {@code r + 1}, so with a few SSTables every
-   * hash bucket of the map held one entry per reader and each lookup compared keys along the chain.
-   */
-  static final class Key {
-    final long reader;
-    final int item;
-    private final int hash;
-
-    Key(long reader, int item) {
-      this.reader = reader;
-      this.item = item;
-      this.hash = hash(reader, item);
-    }
-
-    /** Both fields in one long, through a 64-bit finalizer (MurmurHash3's fmix64), folded. */
-    static int hash(long reader, int item) {
-      long h = (reader << 32) ^ (item & 0xFFFFFFFFL);
-      h ^= h >>> 33;
-      h *= 0xff51afd7ed558ccdL;
-      h ^= h >>> 33;
-      h *= 0xc4ceb9fe1a85ec53L;
-      h ^= h >>> 33;
-      return (int) (h ^ (h >>> 32));
-    }
-
-    long reader() {
-      return reader;
-    }
-
-    int item() {
-      return item;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && k.reader == reader && k.item == item;
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
+  /** {@code item} is a chunk number, or {@code ~stretch} (negative) for an index stretch. */
+  private record Key(long reader, int item) {}
 
   private final Cache<Key, Object> cache;
   private final AtomicLong ids = new AtomicLong();
