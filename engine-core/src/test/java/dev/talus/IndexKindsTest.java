@@ -227,9 +227,8 @@ class IndexKindsTest {
           .hasMessageContaining("analyze text");
       assertThatThrownBy(
               () ->
-                  t.createIndex(
-                      IndexDef.sai("i", "name").withOption("similarity_function", "cosine")))
-          .hasMessageContaining("Index option 'similarity_function' is not yet supported by Talus");
+                  t.createIndex(IndexDef.sai("i", "name").withOption("index_analyzer", "standard")))
+          .hasMessageContaining("Index option 'index_analyzer' is not yet supported by Talus");
       t.createIndex(IndexDef.sai("i", "tags"));
       assertThatThrownBy(
               () -> t.createIndex(IndexDef.sai("j", "tags").withTarget(IndexDef.Target.VALUES)))

@@ -23,9 +23,10 @@ import java.util.List;
  * the terms of the row's value of its column ({@link IndexTerms#terms}: one for a whole value, one
  * per element of a collection), if the row holds a value there. A tombstoned cell adds nothing; a
  * cell that has expired by now is still indexed (reads recheck every candidate row, so it never
- * returns). Row ids depend only on the SSTable, so a component rebuilt later matches the others.
- * Each file is written under a temporary name, synced, then renamed into place, and the directory
- * synced: a crash leaves a whole component or none. Stateless.
+ * returns). Row ids depend only on the SSTable, so a component rebuilt later matches the others. A
+ * vector index writes its vectors instead of terms ({@link VectorWriters}). Each file is written
+ * under a temporary name, synced, then renamed into place, and the directory synced: a crash leaves
+ * a whole component or none. Stateless.
  */
 final class IndexBuilder {
   private IndexBuilder() {}
@@ -45,8 +46,9 @@ final class IndexBuilder {
     int n = indexes.size();
     IndexTerms.Source[] sources = new IndexTerms.Source[n];
     IndexTermsWriter[] writers = new IndexTermsWriter[n];
+    VectorWriters vectors = new VectorWriters(keys, indexes);
     for (int i = 0; i < n; i++) {
-      sources[i] = IndexTerms.source(indexes.get(i), keys);
+      sources[i] = vectors.has(i) ? null : IndexTerms.source(indexes.get(i), keys);
       writers[i] = new IndexTermsWriter();
     }
     Path keysFile = SaiFiles.keys(d);
@@ -70,6 +72,7 @@ final class IndexBuilder {
           if (rowKeys != null) {
             rowKeys.row(r.clustering());
           }
+          vectors.add(r, rowId);
           for (int i = 0; i < n; i++) {
             if (sources[i] != null) {
               IndexTermsWriter w = writers[i];
@@ -88,6 +91,10 @@ final class IndexBuilder {
       }
     }
     for (int i = 0; i < n; i++) {
+      if (vectors.has(i)) {
+        written.add(vectors.write(fs, d, gen, rows, i));
+        continue;
+      }
       Path file = SaiFiles.terms(d, indexes.get(i).name());
       Path tmp = SaiFiles.tmp(file);
       fs.delete(tmp);

@@ -124,8 +124,8 @@ public final class IndexQueries {
    */
   private static IndexRange rangeOf(
       TableSchema s, ColumnDef c, List<IndexDef> indexes, Restriction x) {
-    if (x.values().size() != 1 || x.value() == null) {
-      return null;
+    if (x.values().size() != 1 || x.value() == null || VectorIndexRules.applies(c)) {
+      return null; // a vector index serves ANN ordering only (VectorRead)
     }
     IndexDef.Target wanted =
         switch (x.op()) {
