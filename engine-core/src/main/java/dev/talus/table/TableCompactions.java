@@ -52,12 +52,19 @@ public final class TableCompactions {
   final AtomicLong expiredDropped = new AtomicLong();
   final AtomicLong tombstonesPurged = new AtomicLong();
   final AtomicLong outOfOrderFlushes = new AtomicLong();
+  private final CompactionFailures failures;
 
   TableCompactions(TableStore table, DbContext ctx, TableHost host) {
     this.table = table;
     this.ctx = ctx;
     this.host = host;
     this.planner = plannerFor(table.schema().compaction());
+    this.failures = new CompactionFailures(table.schema().name(), ctx);
+  }
+
+  /** The failed compactions of this table and the backoff they impose on background ones. */
+  public CompactionFailures failures() {
+    return failures;
   }
 
   static StrategyOptions strategyOptions(CompactionOptions o) {
@@ -209,6 +216,9 @@ public final class TableCompactions {
     ctx.checkWritable(); // after a fail-stop nothing is written until the database is reopened
     Optional<CompactionPlan<ReaderInfo>> plan = nextPlan(true);
     if (plan.isEmpty()) {
+      if (running() == 0) {
+        failures.succeeded(); // nothing left to fail (e.g. a damaged input was quarantined)
+      }
       return false;
     }
     execute(plan.get());
@@ -354,6 +364,7 @@ public final class TableCompactions {
       bytesWritten.addAndGet(result.bytesWritten());
       tombstonesPurged.addAndGet(result.tombstonesPurged());
       expiredDropped.addAndGet(plan.expired().size());
+      failures.succeeded(); // before the event: a listener sees the episode over
       ctx.metrics().compaction(table.schema().name(), result.bytesRead(), result.bytesWritten());
       LOG.debug(
           "Compacted {} of table {}: {} -> {} bytes ({})",
@@ -366,7 +377,10 @@ public final class TableCompactions {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
       String what = "compaction of table " + table.schema().name();
-      host.writeFailed(table, true, what, e); // a full disk: retried by itself
+      if (!host.writeFailed(table, true, what, e) // a full disk: retried by itself
+          && !ctx.isStopped()) {
+        failures.failed(what, e); // any other error: the background ones back off
+      }
       throw new StorageException(
           what
               + " failed: "
@@ -376,6 +390,11 @@ public final class TableCompactions {
               + ")"
               + ctx.stopNotice(),
           e);
+    } catch (RuntimeException e) { // a corrupt input SSTable, or a bug
+      if (!ctx.isClosed() && !ctx.isStopped()) {
+        failures.failed("compaction of table " + table.schema().name(), e);
+      }
+      throw e;
     } finally {
       unreserve(plan);
       host.compacted(table);
