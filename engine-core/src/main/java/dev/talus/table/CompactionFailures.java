@@ -70,11 +70,9 @@ public final class CompactionFailures {
     }
     if (first) {
       LOG.warn(
-          "The {} failed; its background compactions are retried after {} doubling up to {}, until"
-              + " one goes through",
+          "The {} failed; its background compactions are retried after 1 s, the delay doubling"
+              + " up to 5 min, until one goes through (later failures are logged at DEBUG)",
           what,
-          FIRST_DELAY,
-          MAX_DELAY,
           cause);
     } else {
       LOG.debug("The {} failed again ({} in a row), next try in {}: {}", what, n, delay, cause);

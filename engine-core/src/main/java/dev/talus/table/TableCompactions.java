@@ -329,6 +329,7 @@ public final class TableCompactions {
   }
 
   private void execute(CompactionPlan<ReaderInfo> plan) {
+    IOException failed = null; // reported once the inputs are released (below)
     try {
       ctx.checkWritable();
       if (plan.inputs().isEmpty()) {
@@ -376,13 +377,10 @@ public final class TableCompactions {
     } catch (CompactionInterruptedException e) {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
-      String what = "compaction of table " + table.schema().name();
-      if (!host.writeFailed(table, true, what, e) // a full disk: retried by itself
-          && !ctx.isStopped()) {
-        failures.failed(what, e); // any other error: the background ones back off
-      }
+      failed = e;
       throw new StorageException(
-          what
+          "compaction of table "
+              + table.schema().name()
               + " failed: "
               + e.getMessage()
               + " (in "
@@ -397,6 +395,15 @@ public final class TableCompactions {
       throw e;
     } finally {
       unreserve(plan);
+      if (failed != null) {
+        // After the release: a disk-full retry that found the inputs still reserved would see
+        // nothing to compact and end its episode with the disk still full.
+        String what = "compaction of table " + table.schema().name();
+        if (!host.writeFailed(table, true, what, failed) // a full disk: retried by itself
+            && !ctx.isStopped()) {
+          failures.failed(what, failed); // any other error: the background ones back off
+        }
+      }
       host.compacted(table);
     }
   }

@@ -196,6 +196,25 @@ class CompactionFailureBackoffTest {
   }
 
   @Test
+  void aFailedCompactionIsRetriedByItselfOnceItsDelayHasPassed() throws InterruptedException {
+    ManualClock clock = ManualClock.startingAtDefault();
+    Events events = new Events();
+    FaultInjector faults = new FaultInjector(5);
+    try (TalusDb db = faults.open(options(tmp.resolve("db"), clock, events).build())) {
+      Table t = db.createTable(schema());
+      Map<Integer, String> expected = fourSSTables(db, t);
+      faults.failNext(Operation.WRITE, "*Data.db*", Fault.IO_ERROR, 1);
+      db.resumeCompactions();
+      assertThat(events.next()).startsWith("failed 1 PT1S ");
+      clock.advance(Duration.ofSeconds(1));
+      // no flush, no ask: the database's own wake-up starts the retry
+      assertThat(events.next()).isEqualTo("compacted");
+      assertThat(t.stats().consecutiveCompactionFailures()).isZero();
+      assertThat(rows(t)).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void aCompactionThatAlwaysFailsIsTriedTwentyTimesInAnHourNotAtEveryAsk()
       throws InterruptedException {
     ManualClock clock = ManualClock.startingAtDefault();
