@@ -72,6 +72,8 @@ public final class Select {
   private final List<String> groupBy = new ArrayList<>(0);
 
   private boolean distinct;
+  private String annColumn;
+  private float[] annQuery;
 
   Select(Table table) {
     this.table = table;
@@ -328,6 +330,24 @@ public final class Select {
     return this;
   }
 
+  /**
+   * Orders the rows by similarity of vector column {@code column} to {@code query}, most similar
+   * first, as CQL's {@code ORDER BY column ANN OF [...]}: the column needs a vector index ({@link
+   * IndexDef#sai}, its {@code similarity_function} option saying how rows are scored), the query
+   * the column's dimension, and the select a {@link #limit} of at most 1000 — the number of rows
+   * returned, all in one page. The search is exact (every vector is scored), and returns only live,
+   * current rows. The only restriction it takes is the whole partition key by {@link #eq}.
+   *
+   * @param column a {@code vector<float, n>} column with a vector index
+   * @param query the vector to compare with (copied)
+   * @return this select
+   */
+  public Select orderByAnn(String column, float[] query) {
+    this.annColumn = Objects.requireNonNull(column, "column");
+    this.annQuery = Objects.requireNonNull(query, "query").clone();
+    return this;
+  }
+
   /** Whether rows come back in the reverse of the table's clustering order. */
   boolean reversedOrder() {
     if (orderBy.isEmpty()) {
@@ -413,6 +433,9 @@ public final class Select {
   }
 
   private Object aggregate(AggregateRequest.Function function, String column) {
+    if (annColumn != null) {
+      throw new InvalidQueryException("an ANN read returns rows, not aggregates");
+    }
     if (!groupBy.isEmpty()) {
       throw new InvalidQueryException(
           "an aggregate of a grouped select has one value per group: aggregate each group's rows"
@@ -422,6 +445,9 @@ public final class Select {
   }
 
   public ResultSet execute() {
+    if (annColumn != null && (!groupBy.isEmpty() || distinct)) {
+      throw new InvalidQueryException("ANN ordering takes no GROUP BY or DISTINCT");
+    }
     if (!groupBy.isEmpty()) {
       List<ResultRow> first = new ArrayList<>();
       Optional<PagingState> next =
@@ -433,7 +459,10 @@ public final class Select {
               });
       return new ResultSet(first, next.orElse(null));
     }
-    ReadResult r = table.store().read(request());
+    ReadResult r =
+        annColumn == null
+            ? table.store().read(request())
+            : table.store().annRead(request(), annColumn, annQuery);
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
   }

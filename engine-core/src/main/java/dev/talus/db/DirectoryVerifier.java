@@ -43,6 +43,7 @@ final class DirectoryVerifier {
   private final Consumer<Checked> progress;
   private final List<Checked> checked = new ArrayList<>();
   private final Map<Path, List<IndexDef>> indexes = new TreeMap<>();
+  private final Map<Path, TableSchema> schemas = new TreeMap<>();
 
   DirectoryVerifier(StorageFs fs, Path dir, Consumer<Checked> progress) {
     this.fs = fs;
@@ -85,6 +86,7 @@ final class DirectoryVerifier {
         Path tdir = dir.resolve("tables").resolve(name + "-" + e.getKey());
         tables.put(tdir, name);
         indexes.put(tdir, content.indexesOf(e.getKey()));
+        schemas.put(tdir, e.getValue());
       }
       return tables;
     } catch (CorruptFileException e) {
@@ -131,7 +133,8 @@ final class DirectoryVerifier {
           r.release();
         }
       }
-      for (IndexComponentCheck.Finding f : IndexComponentCheck.check(fs, desc, defs)) {
+      for (IndexComponentCheck.Finding f :
+          IndexComponentCheck.check(fs, desc, defs, schemas.get(tdir))) {
         Checked c =
             new Checked(
                 name,

@@ -200,6 +200,19 @@ public final class TableHandle {
     }
   }
 
+  /**
+   * Validates and runs a read ordered by similarity of vector column {@code column} to {@code
+   * query} (see {@link VectorRead}).
+   */
+  public ReadResult annRead(ReadRequest req, String column, float[] query) {
+    try {
+      Parts p = live();
+      return VectorRead.read(p.store(), p.reads(), req, column, query);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "table " + name());
+    }
+  }
+
   /** Flushes the memtable to an SSTable and waits until it is live. */
   public void flush() {
     try {

@@ -24,8 +24,9 @@ import java.util.List;
  * the term of the row's cell of its column, if the row holds a value there. A tombstoned cell adds
  * nothing; a cell that has expired by now is still indexed (reads recheck every candidate row, so
  * it never returns). Row ids depend only on the SSTable, so a component rebuilt later matches the
- * others. Each file is written under a temporary name, synced, then renamed into place, and the
- * directory synced: a crash leaves a whole component or none. Stateless.
+ * others. A vector index writes its vectors instead of terms ({@link VectorWriters}). Each file is
+ * written under a temporary name, synced, then renamed into place, and the directory synced: a
+ * crash leaves a whole component or none. Stateless.
  */
 final class IndexBuilder {
   private IndexBuilder() {}
@@ -46,9 +47,10 @@ final class IndexBuilder {
     int[] ids = new int[n];
     TypeCodec<?>[] codecs = new TypeCodec<?>[n];
     IndexTermsWriter[] writers = new IndexTermsWriter[n];
+    VectorWriters vectors = new VectorWriters(keys, indexes);
     for (int i = 0; i < n; i++) {
       ids[i] = keys.regularId(indexes.get(i).column());
-      codecs[i] = ids[i] < 0 ? null : keys.regularCodec(ids[i]);
+      codecs[i] = ids[i] < 0 || vectors.has(i) ? null : keys.regularCodec(ids[i]);
       writers[i] = new IndexTermsWriter();
     }
     Path keysFile = SaiFiles.keys(d);
@@ -72,6 +74,7 @@ final class IndexBuilder {
           if (rowKeys != null) {
             rowKeys.row(r.clustering());
           }
+          vectors.add(r, rowId);
           for (int i = 0; i < n; i++) {
             if (codecs[i] != null) {
               byte[] term = IndexTerms.ofCell(r, ids[i], codecs[i]);
@@ -92,6 +95,10 @@ final class IndexBuilder {
       }
     }
     for (int i = 0; i < n; i++) {
+      if (vectors.has(i)) {
+        written.add(vectors.write(fs, d, gen, rows, i));
+        continue;
+      }
       Path file = SaiFiles.terms(d, indexes.get(i).name());
       Path tmp = SaiFiles.tmp(file);
       fs.delete(tmp);

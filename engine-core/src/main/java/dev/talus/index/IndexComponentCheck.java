@@ -1,6 +1,7 @@
 package dev.talus.index;
 
 import dev.talus.IndexDef;
+import dev.talus.TableSchema;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.StorageFs;
 import dev.talus.sstable.IndexRowKeysReader;
@@ -35,6 +36,16 @@ public final class IndexComponentCheck {
   /** Checks the components of SSTable {@code desc} for {@code indexes}; none if it has none. */
   public static List<Finding> check(StorageFs fs, SSTableDescriptor desc, List<IndexDef> indexes)
       throws IOException {
+    return check(fs, desc, indexes, null);
+  }
+
+  /**
+   * Like {@link #check(StorageFs, SSTableDescriptor, List)}, knowing the table's schema so that a
+   * vector index's vector file is checked (null: every index is taken for a term dictionary).
+   */
+  public static List<Finding> check(
+      StorageFs fs, SSTableDescriptor desc, List<IndexDef> indexes, TableSchema schema)
+      throws IOException {
     List<Finding> out = new ArrayList<>();
     if (indexes.isEmpty()) {
       return out;
@@ -52,6 +63,10 @@ public final class IndexComponentCheck {
     }
     for (IndexDef d : indexes) {
       String what = "index " + d.name();
+      if (VectorChecks.isVector(schema, d)) {
+        out.add(VectorChecks.check(fs, desc, d, rows, what));
+        continue;
+      }
       Path file = SaiFiles.terms(desc, d.name());
       try (IndexTermsReader terms = IndexTermsReader.open(fs, file, gen)) {
         if (rows >= 0 && terms.rowCount() != rows) {
@@ -73,7 +88,7 @@ public final class IndexComponentCheck {
     return out;
   }
 
-  private static Finding damaged(String what, Path file, CorruptFileException e) {
+  static Finding damaged(String what, Path file, CorruptFileException e) {
     String prefix = e.file() + " at offset " + e.offset() + ": ";
     String damage =
         e.getMessage().startsWith(prefix)

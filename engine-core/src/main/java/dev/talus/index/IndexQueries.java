@@ -73,8 +73,8 @@ public final class IndexQueries {
 
   private static IndexRange rangeOf(TableSchema s, ColumnDef c, IndexDef d, Restriction x) {
     boolean text = c.type().kind() == DataType.Kind.TEXT || c.type().kind() == DataType.Kind.ASCII;
-    if (x.values().size() != 1 || x.value() == null) {
-      return null;
+    if (x.values().size() != 1 || x.value() == null || VectorIndexRules.applies(c)) {
+      return null; // a vector index serves ANN ordering only (VectorRead)
     }
     if (x.op() != Restriction.Op.EQ && (text || !x.op().isSlice())) {
       return null;

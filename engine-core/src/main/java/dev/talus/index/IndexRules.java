@@ -40,6 +40,11 @@ public final class IndexRules {
                 () ->
                     new InvalidQueryException(
                         "Column '" + def.column() + "' doesn't exist in table " + table.name()));
+    if (VectorIndexRules.applies(c)) {
+      VectorIndexRules.check(c, def, tableIndexes);
+      return;
+    }
+    VectorIndexRules.checkNotVectorOptions(c, def);
     if (c.kind() != ColumnDef.Kind.REGULAR) {
       throw new InvalidQueryException(
           "Indexing "

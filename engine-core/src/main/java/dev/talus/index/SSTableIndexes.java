@@ -11,6 +11,7 @@ import dev.talus.memtable.Memtable;
 import dev.talus.schema.KeyCodec;
 import dev.talus.sstable.IndexRowKeysReader;
 import dev.talus.sstable.IndexTermsReader;
+import dev.talus.sstable.IndexVectorsReader;
 import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * (opened on first use and kept open), and the candidate partitions of a query. A component that is
  * missing or fails its checks when opened is rebuilt from its SSTable before it is used, so a
  * damaged index is never read. Memtables are not indexed: a query scans them, comparing the term of
- * each row's cell. Thread-safe.
+ * each row's cell. A vector index has a vector file per SSTable instead of a term dictionary
+ * ({@link #vectorCandidates}). Thread-safe.
  */
 public final class SSTableIndexes implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SSTableIndexes.class);
@@ -46,6 +48,7 @@ public final class SSTableIndexes implements AutoCloseable {
   private static final class Attached {
     IndexRowKeysReader keys;
     final Map<String, IndexTermsReader> terms = new HashMap<>();
+    final Map<String, IndexVectorsReader> vectors = new HashMap<>();
   }
 
   public SSTableIndexes(StorageFs fs, String table) {
@@ -73,6 +76,7 @@ public final class SSTableIndexes implements AutoCloseable {
             it.remove();
           }
         }
+        a.vectors.keySet().retainAll(names);
       }
     }
   }
@@ -125,7 +129,12 @@ public final class SSTableIndexes implements AutoCloseable {
       try {
         Attached a = attachedOf(r);
         synchronized (a) {
-          if (a.terms.get(def.name()) == null) {
+          if (VectorSearch.isVector(keys, def)) {
+            if (a.vectors.get(def.name()) == null) {
+              openVectors(a, r, keys, def);
+              built++;
+            }
+          } else if (a.terms.get(def.name()) == null) {
             openTerms(a, r, keys, def);
             built++;
           }
@@ -141,6 +150,7 @@ public final class SSTableIndexes implements AutoCloseable {
   public void dropFiles(String index, List<SSTableReader> sstables) throws IOException {
     for (SSTableReader r : sstables) {
       fs.delete(SaiFiles.terms(r.descriptor(), index));
+      fs.delete(SaiFiles.vectors(r.descriptor(), index));
     }
   }
 
@@ -189,6 +199,31 @@ public final class SSTableIndexes implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * Ranks {@code [skip, skip + n)} of SSTable {@code r}'s vectors of vector index {@code def}
+   * against {@code query} (in partition {@code partition} if not null), opening — and building or
+   * rebuilding if missing or damaged — its components first. The caller holds a reference on {@code
+   * r}.
+   */
+  public List<VectorSearch.Candidate> vectorCandidates(
+      SSTableReader r,
+      KeyCodec keys,
+      IndexDef def,
+      float[] query,
+      byte[] partition,
+      int skip,
+      int n)
+      throws IOException {
+    Attached a = attachedOf(r);
+    synchronized (a) {
+      IndexVectorsReader v = a.vectors.get(def.name());
+      if (v == null) {
+        v = openVectors(a, r, keys, def);
+      }
+      return VectorSearch.top(a.keys, v, VectorSimilarity.of(def), query, partition, skip, n);
+    }
   }
 
   /** Closes the components of SSTables that are no longer live. */
@@ -241,6 +276,32 @@ public final class SSTableIndexes implements AutoCloseable {
     return t;
   }
 
+  /** Opens (building or rebuilding if needed) the row-key map and vector index {@code def}. */
+  private IndexVectorsReader openVectors(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
+      throws IOException {
+    if (a.keys == null) {
+      a.keys = openKeys(r, keys);
+    }
+    Path file = SaiFiles.vectors(r.descriptor(), def.name());
+    IndexVectorsReader v;
+    try {
+      v = IndexVectorsReader.open(fs, file, r.generation());
+      if (v.rowCount() != a.keys.rowCount()) {
+        throw new CorruptFileException(file, 0, "row count differs from the row-key map's");
+      }
+      if (v.dimension() != VectorSearch.dimension(keys, def)) {
+        throw new CorruptFileException(file, 0, "dimension differs from the column's");
+      }
+    } catch (NoSuchFileException | CorruptFileException e) {
+      rebuilding(file, e);
+      fs.delete(file);
+      IndexBuilder.build(fs, r, keys, List.of(def), false);
+      v = IndexVectorsReader.open(fs, file, r.generation());
+    }
+    a.vectors.put(def.name(), v);
+    return v;
+  }
+
   private IndexRowKeysReader openKeys(SSTableReader r, KeyCodec keys) throws IOException {
     Path file = SaiFiles.keys(r.descriptor());
     try {
@@ -273,6 +334,7 @@ public final class SSTableIndexes implements AutoCloseable {
       }
       a.terms.values().forEach(SSTableIndexes::closeQuietly);
       a.terms.clear();
+      a.vectors.clear();
     }
   }
 

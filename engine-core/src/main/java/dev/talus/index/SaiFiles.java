@@ -6,12 +6,14 @@ import java.nio.file.Path;
 /**
  * The names of the storage-attached index components of one SSTable generation (docs/indexes.md,
  * docs/file-format.md §12–13): {@code nb-<gen>-SaiKeys.db}, the row-key map all indexes of the
- * SSTable share, and {@code nb-<gen>-SaiTerms_<index>.db}, one term dictionary per index. Each is
- * written under {@code .tmp} and renamed into place once synced. Stateless.
+ * SSTable share, and {@code nb-<gen>-SaiTerms_<index>.db}, one term dictionary per index (or {@code
+ * nb-<gen>-SaiVector_<index>.db}, the vectors of a vector index, §14). Each is written under {@code
+ * .tmp} and renamed into place once synced. Stateless.
  */
 final class SaiFiles {
   static final String KEYS = "SaiKeys.db";
   static final String TERMS_PREFIX = "SaiTerms_";
+  static final String VECTOR_PREFIX = "SaiVector_";
 
   private SaiFiles() {}
 
@@ -21,6 +23,11 @@ final class SaiFiles {
 
   static Path terms(SSTableDescriptor d, String index) {
     return d.attached(TERMS_PREFIX + index + ".db");
+  }
+
+  /** The vector file of vector index {@code index} ({@code nb-<gen>-SaiVector_<index>.db}). */
+  static Path vectors(SSTableDescriptor d, String index) {
+    return d.attached(VECTOR_PREFIX + index + ".db");
   }
 
   static Path tmp(Path file) {

@@ -74,6 +74,12 @@ final class QueryPlanner {
   }
 
   static Plan plan(KeyCodec keys, ReadRequest r) {
+    Plan point = PointPlanner.plan(keys, r);
+    return point != null ? point : general(keys, r);
+  }
+
+  /** Any read, through every rule; {@link PointPlanner} answers one-row reads the same, faster. */
+  static Plan general(KeyCodec keys, ReadRequest r) {
     TableSchema s = keys.schema();
     Map<String, List<Restriction>> byColumn = new LinkedHashMap<>();
     for (Restriction x : r.restrictions()) {
@@ -166,14 +172,7 @@ final class QueryPlanner {
               + " reversed). Cassandra refuses to page any ordered IN query. Fix: read without"
               + " pageSize, or drop the order and get the partitions one after the other");
     }
-    List<ColumnDef> projection = new ArrayList<>();
-    if (r.columns().isEmpty() && r.selectors().isEmpty()) {
-      projection.addAll(s.columns());
-    } else {
-      for (String name : r.columns()) {
-        projection.add(Columns.column(s, name));
-      }
-    }
+    List<ColumnDef> projection = projection(s, r);
     Paging.Resume resume =
         scan != null ? new Paging.Resume(0, 0, null, 0) : Paging.resume(s, r, pks.size());
     return new Plan(
@@ -191,6 +190,19 @@ final class QueryPlanner {
         r,
         r.perPartitionLimit(),
         scan);
+  }
+
+  /** The columns a read returns: those it names, or every column when it names none. */
+  static List<ColumnDef> projection(TableSchema s, ReadRequest r) {
+    List<ColumnDef> projection = new ArrayList<>();
+    if (r.columns().isEmpty() && r.selectors().isEmpty()) {
+      projection.addAll(s.columns());
+    } else {
+      for (String name : r.columns()) {
+        projection.add(Columns.column(s, name));
+      }
+    }
+    return projection;
   }
 
   /**

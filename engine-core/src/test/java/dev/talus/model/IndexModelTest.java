@@ -14,6 +14,7 @@ import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
+import dev.talus.index.VectorSimilarity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded random operations on a table with storage-attached indexes — inserts, overwrites, cell,
  * row and partition deletes, TTLs, clock jumps, flushes, compactions, strategy switches, index
  * drops and re-creations, reopens — with, after each step, random indexed reads (equality, ranges,
- * AND of two indexes, LIMIT, paging) compared with a full scan of the table (which no index serves)
- * filtered by the same condition in the test. Prints its seeds; {@code -Dtalus.index.seed=N}
- * replays one.
+ * AND of two indexes, LIMIT, paging; ANN ordering on a vector index) compared with a full scan of
+ * the table (which no index serves) filtered — or ranked by the same similarity — in the test.
+ * Prints its seeds; {@code -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -56,6 +57,7 @@ class IndexModelTest {
         .column("b", DataType.BIGINT)
         .column("ts", DataType.TIMESTAMP)
         .column("x", DataType.INT)
+        .column("v", DataType.vector(DataType.FLOAT, 2))
         .build();
   }
 
@@ -76,6 +78,7 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_a", "a"));
       t.createIndex(IndexDef.sai("t_b", "b"));
       t.createIndex(IndexDef.sai("t_ts", "ts"));
+      t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
       for (int step = 0; step < STEPS; step++) {
         String what = step(rnd, t, clock);
         if (what.equals("reopen")) {
@@ -107,14 +110,20 @@ class IndexModelTest {
         ins.value("ts", Instant.ofEpochSecond(1_700_000_000L + rnd.nextInt(10)));
       }
       ins.value("x", rnd.nextInt(3));
+      if (rnd.nextInt(3) > 0) {
+        ins.value("v", vector(rnd));
+      }
       if (rnd.nextInt(5) == 0) {
         ins.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
       }
       ins.execute();
       return "insert";
-    } else if (k < 60) {
+    } else if (k < 55) {
       t.update().set("a", "v" + rnd.nextInt(5)).where("p", p).where("c", c).execute();
       return "update a";
+    } else if (k < 60) {
+      t.update().set("v", vector(rnd)).where("p", p).where("c", c).execute();
+      return "update v";
     } else if (k < 65) {
       t.delete().eq("p", p).eq("c", c).execute();
       return "delete row";
@@ -122,7 +131,8 @@ class IndexModelTest {
       t.delete().eq("p", p).execute();
       return "delete partition";
     } else if (k < 73) {
-      t.delete().columns(rnd.nextBoolean() ? "a" : "b").eq("p", p).eq("c", c).execute();
+      String column = List.of("a", "b", "v").get(rnd.nextInt(3));
+      t.delete().columns(column).eq("p", p).eq("c", c).execute();
       return "delete cell";
     } else if (k < 80) {
       clock.advance(Duration.ofSeconds(rnd.nextInt(15)));
@@ -150,8 +160,43 @@ class IndexModelTest {
     }
   }
 
+  private static float[] vector(Random rnd) {
+    return new float[] {rnd.nextFloat() * 10, rnd.nextFloat() * 10};
+  }
+
+  /**
+   * An ANN read against the full scan's live rows ranked by the same euclidean score here, exact:
+   * the vector index's search is exact, so the two agree (random floats make ties improbable).
+   */
+  private static void checkAnn(Random rnd, Table t, String where) {
+    float[] q = vector(rnd);
+    int limit = 1 + rnd.nextInt(8);
+    Integer p = rnd.nextBoolean() ? null : rnd.nextInt(8);
+    List<ResultRow> live = new ArrayList<>();
+    for (ResultRow r : t.select().execute().rows()) {
+      if (r.get("v") != null && (p == null || r.getInt("p") == p)) {
+        live.add(r);
+      }
+    }
+    live.sort(
+        java.util.Comparator.comparingDouble(
+            (ResultRow r) -> -VectorSimilarity.EUCLIDEAN.score(q, (float[]) r.get("v"))));
+    List<String> expected = rows(live.subList(0, Math.min(limit, live.size())));
+    Select s = t.select().orderByAnn("v", q).limit(limit);
+    if (p != null) {
+      s.eq("p", p);
+    }
+    assertThat(rows(s.execute()))
+        .as(where + ": ANN of " + java.util.Arrays.toString(q) + " limit " + limit + " p " + p)
+        .isEqualTo(expected);
+  }
+
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(6);
+    int k = rnd.nextInt(7);
+    if (k == 6) {
+      checkAnn(rnd, t, where);
+      return;
+    }
     UnaryOperator<Select> q;
     Predicate<ResultRow> match;
     String desc;
@@ -227,8 +272,12 @@ class IndexModelTest {
   }
 
   private static List<String> rows(ResultSet rs) {
+    return rows(rs.rows());
+  }
+
+  private static List<String> rows(List<ResultRow> rs) {
     List<String> out = new ArrayList<>();
-    rs.rows().forEach(r -> out.add(row(r)));
+    rs.forEach(r -> out.add(row(r)));
     return out;
   }
 }

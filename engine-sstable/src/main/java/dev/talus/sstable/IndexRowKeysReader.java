@@ -175,6 +175,20 @@ public final class IndexRowKeysReader implements AutoCloseable {
     return p;
   }
 
+  /**
+   * The row ids of partition {@code partitionKey}: {@code {first, end}} (end exclusive), or null if
+   * the SSTable does not hold it. A scan of the partition keys in memory (no read).
+   */
+  public int[] rowsOf(byte[] partitionKey) {
+    for (int p = 0; p < partitionKeys.length; p++) {
+      if (Arrays.equals(partitionKeys[p], partitionKey)) {
+        int end = p + 1 < firstRows.length ? firstRows[p + 1] : rows;
+        return new int[] {firstRows[p], end};
+      }
+    }
+    return null;
+  }
+
   /** The number of rows (row ids are below it). */
   public int rowCount() {
     return rows;

@@ -29,14 +29,20 @@ class CorpusExecutionTest {
   /** Statements that change or empty the corpus tables the later statements rely on. */
   private static final java.util.regex.Pattern SCHEMA_CHANGE =
       java.util.regex.Pattern.compile(
-          "^(ALTER (TABLE|COLUMNFAMILY)|DROP TABLE|TRUNCATE)\\b",
+          "^(ALTER (TABLE|COLUMNFAMILY)|DROP (TABLE|KEYSPACE|SCHEMA)|TRUNCATE)\\b",
           java.util.regex.Pattern.CASE_INSENSITIVE);
 
-  /** Drops and creates again every table of corpus-schema.cql, as the corpus expects them. */
+  /**
+   * Creates again the keyspace (after a DROP KEYSPACE) and drops and creates again every table of
+   * corpus-schema.cql, as the corpus expects them.
+   */
   private static void restoreTables(CqlDb t) throws IOException {
     dev.talus.cql.TalusSession noKeyspace = dev.talus.cql.TalusSession.on(t.db); // not ks after USE
     for (String stmt : resource("corpus-schema.cql").split(";")) {
       String create = stmt.replaceAll("(?m)^--.*$", "").trim();
+      if (create.startsWith("CREATE KEYSPACE ")) {
+        noKeyspace.execute(create.replace("CREATE KEYSPACE ", "CREATE KEYSPACE IF NOT EXISTS "));
+      }
       if (create.startsWith("CREATE TABLE")) {
         String name = create.substring("CREATE TABLE ".length()).split("[ (]")[0];
         t.db.dropTableIfExists(name.contains(".") ? name : "talus." + name);

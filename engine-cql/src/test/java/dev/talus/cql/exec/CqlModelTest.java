@@ -38,7 +38,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the same rows, values, write times and TTLs, or both be refused. The reads cover what CQL
  * translates: IN on the partition key and on clustering columns, ranges, multi-column relations,
  * filtering on clustering and regular columns, ORDER BY (merged across partitions), LIMIT, PER
- * PARTITION LIMIT and paging (CQL's pages, concatenated, against the unpaged builder read).
+ * PARTITION LIMIT and paging (CQL's pages, concatenated, against the unpaged builder read); and, in
+ * {@link CqlModelSelectors}, aggregates (and casts and {@code toJson()} of them), {@code GROUP BY}
+ * (paged), {@code DISTINCT} and {@code token()} ranges against a naive computation over the builder
+ * API's rows.
  *
  * <p>The builder API is the oracle here because it is what CQL translates to; the builder API is in
  * turn checked against an in-memory model of Cassandra's semantics by engine-core's {@code
@@ -182,6 +185,9 @@ class CqlModelTest {
         } else if (op < 57) {
           db.close();
           open();
+        } else if (op < 64) {
+          reads++;
+          rowsSeen += new CqlModelSelectors(cql, api).read(rnd);
         } else {
           reads++;
           rowsSeen += read(rnd);

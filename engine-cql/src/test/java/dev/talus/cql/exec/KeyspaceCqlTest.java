@@ -9,7 +9,6 @@ import dev.talus.cql.CqlConfigurationException;
 import dev.talus.cql.CqlInvalidRequestException;
 import dev.talus.cql.CqlResult;
 import dev.talus.cql.CqlSyntaxException;
-import dev.talus.cql.CqlUnsupportedException;
 import dev.talus.cql.SchemaChange;
 import dev.talus.cql.TalusSession;
 import java.nio.file.Path;
@@ -124,12 +123,25 @@ class KeyspaceCqlTest {
           .hasMessageContaining("Keyspace 'nope' doesn't exist");
       assertThat(t.cql.execute("ALTER KEYSPACE IF EXISTS nope WITH durable_writes = true").kind())
           .isEqualTo(CqlResult.Kind.VOID);
-      t.cql.execute("CREATE TABLE ks.t (k int PRIMARY KEY)");
-      assertThatThrownBy(() -> t.cql.execute("DROP KEYSPACE ks"))
-          .isInstanceOfSatisfying(
-              CqlUnsupportedException.class, e -> assertThat(e.planned()).isTrue())
-          .hasMessageContaining(
-              "not supported yet by Talus: DROP KEYSPACE of a keyspace that holds tables");
+      t.cql.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+      t.cql.execute("CREATE TABLE ks.u (k int PRIMARY KEY)");
+      t.cql.execute("CREATE KEYSPACE other WITH replication = " + SIMPLE);
+      t.cql.execute("CREATE TABLE other.t (k int PRIMARY KEY, v text)");
+      t.cql.execute("INSERT INTO ks.t (k, v) VALUES (1, 'a')");
+      t.cql.execute("INSERT INTO other.t (k, v) VALUES (1, 'kept')");
+      // a keyspace that holds tables drops them with it; another keyspace's tables stay
+      assertThat(t.cql.execute("DROP KEYSPACE ks").schemaChange().orElseThrow().change())
+          .isEqualTo(SchemaChange.Change.DROPPED);
+      assertThat(t.db.keyspace("ks")).isEmpty();
+      assertThat(t.db.tables())
+          .extracting(x -> x.schema().keyspace().orElse("") + "." + x.schema().name())
+          .containsExactly("other.t");
+      assertThat(t.cql.execute("SELECT v FROM other.t WHERE k = 1").rows().get(0).get(0))
+          .isEqualTo("kept");
+      // the name is free again, and a table re-created under it starts empty
+      t.cql.execute("CREATE KEYSPACE ks WITH replication = " + SIMPLE);
+      t.cql.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+      assertThat(t.cql.execute("SELECT * FROM ks.t").rows()).isEmpty();
       t.cql.execute("CREATE KEYSPACE empty WITH replication = " + SIMPLE);
       assertThat(t.cql.execute("DROP KEYSPACE empty").schemaChange().orElseThrow().change())
           .isEqualTo(SchemaChange.Change.DROPPED);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.talus.cql.CqlInvalidRequestException;
 import dev.talus.cql.CqlResult;
 import dev.talus.cql.CqlRow;
-import dev.talus.cql.CqlUnsupportedException;
 import dev.talus.cql.PreparedCql;
 import dev.talus.cql.TalusSession;
 import java.nio.file.Path;
@@ -152,18 +151,6 @@ class SelectRestrictionsTest {
     expectInvalid(
         "DELETE FROM t WHERE k = 0 AND (b, c) = (1, 2)",
         "Multi-column relations cannot be used in WHERE clauses for UPDATE and DELETE statements");
-    // a whole tuple bound to one marker needs tuple types: not yet
-    for (String q :
-        List.of(
-            "SELECT v FROM t WHERE k = 0 AND (b, c) > ?",
-            "SELECT v FROM t WHERE k = 0 AND (b, c) IN ?",
-            "SELECT v FROM t WHERE k = 0 AND (b, c) IN (?, ?)")) {
-      assertThatThrownBy(() -> cql.prepare(q))
-          .as(q)
-          .isInstanceOf(CqlUnsupportedException.class)
-          .hasMessageContaining("not supported yet by Talus")
-          .hasMessageContaining("bind each element instead");
-    }
   }
 
   @Test

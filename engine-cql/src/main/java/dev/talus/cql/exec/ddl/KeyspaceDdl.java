@@ -2,6 +2,7 @@ package dev.talus.cql.exec.ddl;
 
 import dev.talus.InvalidSchemaException;
 import dev.talus.KeyspaceSchema;
+import dev.talus.Table;
 import dev.talus.TalusDb;
 import dev.talus.cql.CqlColumn;
 import dev.talus.cql.CqlResult;
@@ -26,7 +27,7 @@ import java.util.Map;
  * {@code CREATE KEYSPACE}, {@code ALTER KEYSPACE}, {@code DROP KEYSPACE} and {@code USE}, on the
  * engine's keyspaces: options {@code replication} (validated with Cassandra's rules by the engine)
  * and {@code durable_writes}; Cassandra's messages for what exists or does not. Dropping a keyspace
- * that holds tables waits for {@code DROP TABLE}. Immutable and thread-safe.
+ * drops its tables first, one by one. Immutable and thread-safe.
  */
 public final class KeyspaceDdl {
   private KeyspaceDdl() {}
@@ -154,14 +155,22 @@ public final class KeyspaceDdl {
           }
           throw src.invalid(s.keyspace(), "Keyspace '" + name + "' doesn't exist");
         }
-        try {
-          db.dropKeyspace(name);
-        } catch (InvalidSchemaException e) {
-          throw src.notYet(
-              s.keyspace().position(),
-              name.length(),
-              "DROP KEYSPACE of a keyspace that holds tables",
-              e.getMessage());
+        // its tables first, each dropped durably on its own (a crash part-way leaves the rest,
+        // and the statement run again finishes); a table created meanwhile is dropped next round
+        for (int round = 0; ; round++) {
+          for (Table t : db.tables()) {
+            if (t.schema().keyspace().filter(name::equals).isPresent()) {
+              db.dropTableIfExists(name + "." + t.schema().name());
+            }
+          }
+          try {
+            db.dropKeyspace(name);
+            break;
+          } catch (InvalidSchemaException e) {
+            if (round >= 2) {
+              throw src.invalid(s.keyspace(), e.getMessage());
+            }
+          }
         }
         return change(SchemaChange.Change.DROPPED, name, List.of(), ctx);
       }

@@ -23,7 +23,9 @@ import dev.talus.cql.parse.ast.SelectStatement;
 import dev.talus.cql.parse.ast.Selector;
 import dev.talus.cql.parse.ast.SourcePosition;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A {@code SELECT} from a Talus table, prepared: the table handle, the restrictions, the selection,
@@ -44,10 +46,12 @@ final class SelectExec implements Executable {
   private final String[] fetch;
   private final String[] orderColumns;
   private final ClusteringOrder[] orderDirections;
+  private final AnnOrder ann;
   private final Limits limits;
   private final boolean allowFiltering;
   private final boolean distinct;
   private final String[] groupBy;
+  private final FunctionGroups byFunction;
   private final Source source;
   private final SourcePosition at;
   private final boolean fullPartitionKey;
@@ -59,10 +63,12 @@ final class SelectExec implements Executable {
       List<TokenWhere.Restriction> tokens,
       Selection selection,
       List<Ordering> orderBy,
+      AnnOrder ann,
       Limits limits,
       boolean allowFiltering,
       boolean distinct,
       List<String> groupBy,
+      FunctionGroups byFunction,
       Source source,
       SourcePosition at) {
     this.table = table;
@@ -70,13 +76,19 @@ final class SelectExec implements Executable {
     this.tuples = List.copyOf(tuples);
     this.tokens = List.copyOf(tokens);
     this.selection = selection;
-    this.fetch = selection.read().toArray(new String[0]);
+    Set<String> fetched = new LinkedHashSet<>(selection.read());
+    if (byFunction != null && !fetched.isEmpty()) {
+      fetched.addAll(byFunction.columns()); // the columns a row's group is computed from
+    }
+    this.fetch = fetched.toArray(new String[0]);
+    this.byFunction = byFunction;
     this.orderColumns = new String[orderBy.size()];
     this.orderDirections = new ClusteringOrder[orderBy.size()];
     for (int i = 0; i < orderBy.size(); i++) {
       orderColumns[i] = orderBy.get(i).column().name();
       orderDirections[i] = orderBy.get(i).descending() ? ClusteringOrder.DESC : ClusteringOrder.ASC;
     }
+    this.ann = ann;
     this.limits = limits;
     this.allowFiltering = allowFiltering;
     this.distinct = distinct;
@@ -107,14 +119,8 @@ final class SelectExec implements Executable {
     List<Where.Restriction> where = Where.prepare(single, info, pc);
     List<TokenWhere.Restriction> tokens = TokenWhere.prepare(s.where(), info, pc);
     Source src = pc.source();
-    for (Ordering o : s.orderBy()) {
-      if (o.annOf() != null) {
-        throw src.notYet(
-            o.position(),
-            o.column().name().length(),
-            "ORDER BY ... ANN OF",
-            "Talus has no vectors yet");
-      }
+    AnnOrder ann = AnnOrder.prepare(s, info, pc);
+    for (Ordering o : AnnOrder.others(s)) {
       TableInfo.Column c = Where.column(o.column(), info, pc);
       if (c.kind() != TableInfo.Kind.CLUSTERING) {
         throw src.invalid(
@@ -124,13 +130,29 @@ final class SelectExec implements Executable {
       }
     }
     List<String> groupBy = new ArrayList<>(s.groupBy().size());
+    FunctionGroups byFunction = null;
     for (Selector g : s.groupBy()) {
+      if (byFunction != null) {
+        throw src.invalid(
+            g.position(),
+            "Functions are only supported on the last element of the GROUP BY clause");
+      }
+      if (g instanceof Selector.FunctionCall f) {
+        byFunction = FunctionGroups.prepare(f, info, table::token, pc);
+        if (s.distinct()) {
+          throw src.invalid(
+              f.position(),
+              "Grouping on clustering columns is not allowed for SELECT DISTINCT queries");
+        }
+        groupBy.add(byFunction.column());
+        continue;
+      }
       if (!(g instanceof Selector.Column c)) {
         throw src.notYet(
             g.position(),
             1,
-            "GROUP BY a function (such as floor() of a timestamp)",
-            "group by primary key columns");
+            "GROUP BY an expression other than a column or a function call",
+            "group by primary key columns, or by a function of the last one");
       }
       TableInfo.Column col = Where.column(c.name(), info, pc);
       if (!col.isKey()) {
@@ -155,11 +177,13 @@ final class SelectExec implements Executable {
         tuples,
         tokens,
         selection,
-        s.orderBy(),
+        AnnOrder.others(s),
+        ann,
         limits,
         s.allowFiltering(),
         s.distinct(),
         groupBy,
+        byFunction,
         src,
         s.where().isEmpty() ? s.position() : s.where().get(0).position());
   }
@@ -259,6 +283,9 @@ final class SelectExec implements Executable {
     for (int i = 0; i < orderColumns.length; i++) {
       s.orderBy(orderColumns[i], orderDirections[i]);
     }
+    if (ann != null) {
+      ann.addTo(s, ctx);
+    }
     if (allowFiltering) {
       s.allowFiltering();
     }
@@ -338,7 +365,7 @@ final class SelectExec implements Executable {
       }
       state = rs.pagingState().orElse(null);
     } while (state != null);
-    return CqlResult.rows(selection.columns(), List.of(group.row()), null, ctx.warnings());
+    return CqlResult.rows(selection.columns(), List.of(group.row(ctx)), null, ctx.warnings());
   }
 
   /**
@@ -348,6 +375,9 @@ final class SelectExec implements Executable {
    */
   private CqlResult grouped(Select s, ExecContext ctx) {
     s.groupBy(groupBy);
+    if (byFunction != null) {
+      return byFunction.run(s, selection, limits, ctx);
+    }
     int limit = limits.limit(ctx);
     int perPartition = limits.perPartitionLimit(ctx);
     if (limit != Integer.MAX_VALUE) {
@@ -375,7 +405,7 @@ final class SelectExec implements Executable {
                   }
                   if (first) {
                     if (group[0] != null) {
-                      rows.add(group[0].row());
+                      rows.add(group[0].row(ctx));
                     }
                     group[0] = selection.group();
                   }
@@ -383,7 +413,7 @@ final class SelectExec implements Executable {
                 })
             .orElse(null);
     if (group[0] != null) {
-      rows.add(group[0].row());
+      rows.add(group[0].row(ctx));
     }
     return CqlResult.rows(selection.columns(), rows, next, ctx.warnings());
   }

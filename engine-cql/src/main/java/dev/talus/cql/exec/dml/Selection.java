@@ -19,6 +19,8 @@ import dev.talus.cql.parse.CqlPrinter;
 import dev.talus.cql.parse.ast.SelectItem;
 import dev.talus.cql.parse.ast.SelectStatement;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -39,7 +41,8 @@ final class Selection {
   private final boolean wildcard;
   private final boolean json;
   private final RowShape jsonShape;
-  private final boolean aggregating;
+  private final Aggregates.Call[] aggregates;
+  private final BitSet aggregated;
 
   private Selection(
       List<CqlColumn> columns,
@@ -48,10 +51,12 @@ final class Selection {
       boolean wildcard,
       boolean json,
       TableInfo table,
-      boolean aggregating) {
+      List<Aggregates.Call> aggregates,
+      BitSet aggregated) {
     this.shape = new RowShape(columns);
     this.operands = operands;
-    this.aggregating = aggregating;
+    this.aggregates = aggregates.toArray(new Aggregates.Call[0]);
+    this.aggregated = aggregated;
     this.read = List.copyOf(read);
     this.wildcard = wildcard;
     this.json = json;
@@ -78,6 +83,7 @@ final class Selection {
     List<Operand> ops = new ArrayList<>();
     Set<String> read = new LinkedHashSet<>();
     List<Aggregates.Call> aggregates = new ArrayList<>();
+    BitSet aggregated = new BitSet();
     if (s.isWildcard()) {
       for (TableInfo.Column c : table.columns()) {
         columns.add(new CqlColumn(table.keyspace(), table.table(), c.name(), c.type()));
@@ -85,19 +91,11 @@ final class Selection {
       }
     } else {
       Selectors.Scope scope = new Selectors.Scope(table, read, token, pc, aggregates);
-      int topLevel = 0;
       for (SelectItem item : s.selectors()) {
         int before = aggregates.size();
         Selectors.Selected sel = Selectors.prepare(item.selector(), scope);
-        if (sel.operand() instanceof Aggregates.Call) {
-          topLevel++;
-        } else if (aggregates.size() != before) {
-          throw pc.source()
-              .notYet(
-                  item.position(),
-                  1,
-                  "functions and casts of an aggregate (" + sel.name() + ")",
-                  "select the aggregate and convert it in the application");
+        if (aggregates.size() != before) {
+          aggregated.set(ops.size());
         }
         String name = item.alias() != null ? item.alias().name() : sel.name();
         columns.add(new CqlColumn(table.keyspace(), table.table(), name, sel.operand().type()));
@@ -111,12 +109,13 @@ final class Selection {
         s.isWildcard(),
         s.json(),
         table,
-        !aggregates.isEmpty());
+        aggregates,
+        aggregated);
   }
 
   /** True if the selection has aggregates: the rows it reads fold into one row per group. */
   boolean aggregating() {
-    return aggregating;
+    return aggregates.length > 0;
   }
 
   /**
@@ -127,44 +126,52 @@ final class Selection {
     return new Group();
   }
 
-  /** The rows of one group folded into one result row. Not thread-safe. */
+  /**
+   * The rows of one group folded into one result row: every aggregate (also one inside a function
+   * or cast) accumulates each row; a selector that holds aggregates is computed at the end over
+   * their results, any other shows the group's first row. Not thread-safe.
+   */
   final class Group {
-    private final Aggregator[] accumulators = new Aggregator[operands.length];
+    private final Aggregator[] accumulators = new Aggregator[aggregates.length];
     private final Object[] firstValues = new Object[operands.length];
-    private boolean empty = true;
+    private ResultRow first;
 
     private Group() {
-      for (int i = 0; i < operands.length; i++) {
-        if (operands[i] instanceof Aggregates.Call c) {
-          accumulators[i] = c.start();
-        }
+      for (int i = 0; i < aggregates.length; i++) {
+        accumulators[i] = aggregates[i].start();
       }
     }
 
     /** Adds one row of the group. */
     void add(ResultRow row, ExecContext ctx) {
-      for (int i = 0; i < operands.length; i++) {
-        if (accumulators[i] != null) {
-          accumulators[i].add(operands[i].eval(ctx, row));
-        } else if (empty) {
-          firstValues[i] = operands[i].eval(ctx, row);
+      for (int i = 0; i < aggregates.length; i++) {
+        accumulators[i].add(aggregates[i].eval(ctx, row));
+      }
+      if (first == null) {
+        first = row;
+        for (int i = 0; i < operands.length; i++) {
+          if (!aggregated.get(i)) {
+            firstValues[i] = operands[i].eval(ctx, row);
+          }
         }
       }
-      empty = false;
     }
 
     /** True if no row was added. */
     boolean isEmpty() {
-      return empty;
+      return first == null;
     }
 
     /** The group's result row. */
-    CqlRow row() {
+    CqlRow row(ExecContext ctx) {
+      IdentityHashMap<Aggregates.Call, Object> results = new IdentityHashMap<>();
+      for (int i = 0; i < aggregates.length; i++) {
+        results.put(aggregates[i], accumulators[i].result());
+      }
+      Aggregates.Results done = new Aggregates.Results(first, results);
       Object[] values = firstValues.clone();
-      for (int i = 0; i < operands.length; i++) {
-        if (accumulators[i] != null) {
-          values[i] = accumulators[i].result();
-        }
+      for (int i = aggregated.nextSetBit(0); i >= 0; i = aggregated.nextSetBit(i + 1)) {
+        values[i] = operands[i].eval(ctx, done);
       }
       return json ? jsonRow(values) : shape.row(values);
     }

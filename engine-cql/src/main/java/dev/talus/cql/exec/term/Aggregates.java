@@ -11,6 +11,8 @@ import dev.talus.cql.parse.ast.LiteralKind;
 import dev.talus.cql.parse.ast.Selector;
 import dev.talus.cql.parse.ast.SourcePosition;
 import dev.talus.cql.parse.ast.Term;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -43,15 +45,71 @@ public final class Aggregates {
   public record Call(
       Aggregator.Function function, Operand input, ColumnType type, DataType inputType, String what)
       implements Operand {
-    /** The value this row adds: the argument's value (null is skipped), or a mark per row. */
+    /**
+     * The value this row adds: the argument's value (null is skipped), or a mark per row; or, read
+     * from a group's {@link Results}, this aggregate's result (so that a function or cast of an
+     * aggregate computes on the result).
+     */
     @Override
     public Object eval(ExecContext ctx, ResultRow row) {
+      if (row instanceof Results r) {
+        return r.result(this);
+      }
       return input == null ? Boolean.TRUE : input.eval(ctx, row);
     }
 
     /** A new, empty accumulator of this aggregate. */
     public Aggregator start() {
       return Aggregator.of(function, inputType, what);
+    }
+  }
+
+  /**
+   * A group's finished aggregates, read as a row: each {@link Call} evaluates to its result, and a
+   * plain column reads the group's first row (null over no rows), as in Cassandra.
+   *
+   * @param first the group's first row, or null
+   * @param results each aggregate's result, by identity
+   */
+  public record Results(ResultRow first, IdentityHashMap<Call, Object> results)
+      implements ResultRow {
+    Object result(Call c) {
+      return results.get(c);
+    }
+
+    @Override
+    public List<String> columns() {
+      return first == null ? List.of() : first.columns();
+    }
+
+    @Override
+    public Object get(String column) {
+      return first == null ? null : first.get(column);
+    }
+
+    @Override
+    public <T> T get(String column, Class<T> type) {
+      return first == null ? null : first.get(column, type);
+    }
+
+    @Override
+    public Long writeTime(String column) {
+      return first == null ? null : first.writeTime(column);
+    }
+
+    @Override
+    public Integer ttl(String column) {
+      return first == null ? null : first.ttl(column);
+    }
+
+    @Override
+    public List<Long> writeTimes(String column) {
+      return first == null ? null : first.writeTimes(column);
+    }
+
+    @Override
+    public List<Integer> ttls(String column) {
+      return first == null ? null : first.ttls(column);
     }
   }
 

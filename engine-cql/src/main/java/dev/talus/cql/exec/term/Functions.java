@@ -165,6 +165,7 @@ final class Functions {
             (c, a) -> Bytes.decode(t, (byte[]) a[0]));
       }
     }
+    Floors.register();
     for (String f : List.of("abs", "exp", "log", "log10", "round")) {
       NOT_YET.put(f, "the math functions of Cassandra 5.0");
     }
@@ -201,8 +202,7 @@ final class Functions {
   }
 
   /** Registers a function under each of its names (camel case, snake case, aliases). */
-  private static void fn(
-      String[] names, List<DataType> args, DataType returns, boolean pure, Impl impl) {
+  static void fn(String[] names, List<DataType> args, DataType returns, boolean pure, Impl impl) {
     for (String n : Set.of(names)) {
       BY_NAME
           .computeIfAbsent(n.toLowerCase(Locale.ROOT), k -> new ArrayList<>())
@@ -210,7 +210,7 @@ final class Functions {
     }
   }
 
-  private static String[] names(String... names) {
+  static String[] names(String... names) {
     return names;
   }
 
@@ -378,6 +378,15 @@ final class Functions {
     return returns.size() == 1 ? returns.get(0) : null;
   }
 
+  /** A function's refusal of its arguments, reported as it words it (not as a failure). */
+  static final class Refusal extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    Refusal(String message) {
+      super(message);
+    }
+  }
+
   /** A call of a native function; null in, null out. */
   private record Call(
       Fn fn, Operand[] args, dev.talus.cql.exec.support.Source source, SourcePosition at, int width)
@@ -398,6 +407,8 @@ final class Functions {
       }
       try {
         return fn.impl().apply(ctx, values);
+      } catch (Refusal e) {
+        throw source.invalid(at, width, e.getMessage());
       } catch (IllegalArgumentException | ArithmeticException e) {
         throw source.invalid(
             at, width, "execution of 'system." + fn.name() + "' failed: " + e.getMessage());

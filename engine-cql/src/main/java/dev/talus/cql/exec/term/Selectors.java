@@ -83,6 +83,9 @@ public final class Selectors {
       if (to == null || !(inner.operand().type() instanceof ColumnType.Native from)) {
         throw Types.unsupported(c.type(), pc);
       }
+      if (from.type() == to) {
+        return inner; // a cast to its own type is the value itself, named as it (as in Cassandra)
+      }
       UnaryOperator<Object> conversion = Casts.of(from.type(), to);
       if (conversion == null) {
         throw src.invalid(
@@ -124,20 +127,20 @@ public final class Selectors {
   private static Selected metadata(Selector.WritetimeOrTtl w, Scope scope) {
     Source src = scope.pc().source();
     Selector target = w.column();
+    List<Selector> chain = new ArrayList<>(); // the parts, outermost first
     Selector receiver = target;
-    if (target instanceof Selector.Element e) {
-      receiver = e.receiver();
-    } else if (target instanceof Selector.Slice sl) {
-      receiver = sl.receiver();
-    } else if (target instanceof Selector.Field f) {
-      receiver = f.receiver();
+    while (receiver instanceof Selector.Element
+        || receiver instanceof Selector.Slice
+        || receiver instanceof Selector.Field) {
+      chain.add(receiver);
+      receiver = partReceiver(receiver);
     }
     if (!(receiver instanceof Selector.Column c)) {
       throw src.notYet(
           w.position(),
           w.kind().cql().length(),
-          w.kind().cql() + "() of a part of a part or of a computed value",
-          "select writetime() or ttl() of a column, or of one element or field of it");
+          w.kind().cql() + "() of a computed value",
+          "select writetime() or ttl() of a column, or of an element or field of it");
     }
     TableInfo.Column col = column(c.name(), scope);
     if (col.isKey()) {
@@ -148,45 +151,97 @@ public final class Selectors {
     scope.read().add(col.name());
     DataType type = col.type() instanceof ColumnType.Native n ? n.type() : null;
     boolean multiCell = type != null && type.isMultiCell();
-    if (target != receiver || multiCell) {
-      return cellTimes(w, target, col, type, scope);
+    if (chain.isEmpty() && !multiCell) {
+      String name = w.kind().cql() + "(" + col.name() + ")";
+      return new Selected(single(col.name(), w.kind()), name);
     }
-    String name = w.kind().cql() + "(" + col.name() + ")";
-    Operand op =
-        w.kind() == Selector.MetadataKind.TTL
-            ? new Meta(col.name(), ColumnType.of(DataType.INT), true)
-            : new Meta(col.name(), ColumnType.of(DataType.BIGINT), false);
-    return new Selected(op, name);
+    Selected named = prepare(target, scope); // checks the part as a selector would, and names it
+    String name = w.kind().cql() + "(" + named.name() + ")";
+    boolean slice = target instanceof Selector.Slice;
+    if (!multiCell) {
+      // a part of a frozen value shares its cell's time, if the part is there (Cassandra's
+      // ColumnTimestamps: one timestamp for a frozen value, none for an absent part)
+      Operand time = single(col.name(), w.kind());
+      return new Selected(new IfPresent(time, named.operand(), slice), name);
+    }
+    if (chain.size() <= 1) {
+      return new Selected(cellTimes(w, target, named.operand(), col, type, scope), name);
+    }
+    Selector cellPart = chain.get(chain.size() - 1); // the element or field the column holds
+    if (!(cellPart instanceof Selector.Slice)) {
+      Operand cells = cellTimes(w, cellPart, null, col, type, scope);
+      return new Selected(new IfPresent(cells, named.operand(), slice), name);
+    }
+    throw src.notYet(
+        w.position(),
+        w.kind().cql().length(),
+        w.kind().cql() + "() of a part of a slice of a non-frozen collection",
+        "select writetime() or ttl() of the slice, or of one element of the collection");
   }
 
-  /** writetime()/maxwritetime()/ttl() of a multi-cell column or of an element, slice or field. */
-  private static Selected cellTimes(
-      Selector.WritetimeOrTtl w, Selector target, TableInfo.Column col, DataType type, Scope s) {
-    Selected named = prepare(target, s); // checks the part as a selector would, and names it
-    if (type == null || !type.isMultiCell()) {
-      throw s.pc()
-          .source()
-          .notYet(
-              w.position(),
-              w.kind().cql().length(),
-              w.kind().cql() + "() of an element or field of a frozen value",
-              "select writetime() or ttl() of the whole column");
+  private static Selector partReceiver(Selector s) {
+    if (s instanceof Selector.Element e) {
+      return e.receiver();
     }
-    String name = w.kind().cql() + "(" + named.name() + ")";
-    Operand op;
+    if (s instanceof Selector.Slice sl) {
+      return sl.receiver();
+    }
+    return ((Selector.Field) s).receiver();
+  }
+
+  private static Operand single(String column, Selector.MetadataKind kind) {
+    return kind == Selector.MetadataKind.TTL
+        ? new Meta(column, ColumnType.of(DataType.INT), true)
+        : new Meta(column, ColumnType.of(DataType.BIGINT), false);
+  }
+
+  /**
+   * writetime()/maxwritetime()/ttl() of the whole multi-cell column {@code target}, or of an
+   * element, slice or field of it: the times of the cells it reads ({@code sliced} is the prepared
+   * slice when {@code target} is one).
+   */
+  private static Operand cellTimes(
+      Selector.WritetimeOrTtl w,
+      Selector target,
+      Operand sliced,
+      TableInfo.Column col,
+      DataType type,
+      Scope s) {
     if (target instanceof Selector.Field f) {
       int field = type.userType().fieldIndex(f.field().name());
-      op = CellTimes.of(col.name(), w.kind(), null, true, field);
-    } else if (target instanceof Selector.Element e) {
+      return CellTimes.of(col.name(), w.kind(), null, true, field);
+    }
+    if (target instanceof Selector.Element e) {
       Selector.Slice one = new Selector.Slice(e.receiver(), e.key(), e.key());
       Selected part = Parts.slice(one, prepare(e.receiver(), s), s.pc());
-      op = CellTimes.of(col.name(), w.kind(), part.operand(), true, -1);
-    } else if (target instanceof Selector.Slice) {
-      op = CellTimes.of(col.name(), w.kind(), named.operand(), false, -1);
-    } else {
-      op = CellTimes.of(col.name(), w.kind(), null, false, -1);
+      return CellTimes.of(col.name(), w.kind(), part.operand(), true, -1);
     }
-    return new Selected(op, name);
+    if (target instanceof Selector.Slice) {
+      return CellTimes.of(col.name(), w.kind(), sliced, false, -1);
+    }
+    return CellTimes.of(col.name(), w.kind(), null, false, -1);
+  }
+
+  /**
+   * The time of the cell a part of a frozen value lies in, or null if the part is absent: a null
+   * element or field, or (for a slice) one that keeps nothing.
+   */
+  record IfPresent(Operand time, Operand part, boolean slice) implements Operand {
+    @Override
+    public Object eval(ExecContext ctx, ResultRow row) {
+      Object v = part.eval(ctx, row);
+      if (v == null
+          || (slice && v instanceof java.util.Collection<?> c && c.isEmpty())
+          || (slice && v instanceof java.util.Map<?, ?> m && m.isEmpty())) {
+        return null;
+      }
+      return time.eval(ctx, row);
+    }
+
+    @Override
+    public ColumnType type() {
+      return time.type();
+    }
   }
 
   private static TableInfo.Column column(Identifier name, Scope scope) {

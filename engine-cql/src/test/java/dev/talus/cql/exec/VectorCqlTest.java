@@ -1,0 +1,84 @@
+package dev.talus.cql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.talus.IndexDef;
+import dev.talus.cql.CqlInvalidRequestException;
+import dev.talus.cql.CqlResult;
+import dev.talus.cql.PreparedCql;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Vector search in CQL: {@code CREATE INDEX ... USING 'sai'} on a {@code vector<float, n>} column
+ * (cosine by default) and {@code SELECT ... ORDER BY v ANN OF [...] LIMIT k} with a literal and
+ * with bind markers, and Cassandra's refusals.
+ */
+class VectorCqlTest {
+  @TempDir Path dir;
+
+  private static List<Integer> ids(CqlResult r) {
+    return r.rows().stream().map(row -> row.getInt("id")).toList();
+  }
+
+  @Test
+  void annOfALiteralAndOfABindMarkerReturnsTheNearestRows() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE items (id int PRIMARY KEY, v vector<float, 3>)");
+      t.cql.execute("CREATE INDEX ON items (v) USING 'sai'");
+      assertThat(t.db.table("items").indexes()).containsExactly(IndexDef.sai("items_v_idx", "v"));
+      PreparedCql ins = t.cql.prepare("INSERT INTO items (id, v) VALUES (?, ?)");
+      ins.execute(1, new float[] {1, 0, 0});
+      ins.execute(2, new float[] {0, 1, 0});
+      ins.execute(3, new float[] {0.9f, 0.1f, 0});
+      t.db.table("items").flush();
+      t.cql.execute("INSERT INTO items (id, v) VALUES (4, [0, 0, 1])");
+      assertThat(ids(t.cql.execute("SELECT id FROM items ORDER BY v ANN OF [1, 0, 0] LIMIT 2")))
+          .containsExactly(1, 3);
+      assertThat(
+              ids(
+                  t.cql
+                      .prepare("SELECT id, v FROM items ORDER BY v ANN OF ? LIMIT ?")
+                      .execute(new float[] {0, 0.2f, 1}, 3)))
+          .containsExactly(4, 2, 3);
+      assertThat(
+              ids(
+                  t.cql.execute(
+                      "SELECT id FROM items WHERE id = 2 ORDER BY v ANN OF [1, 0, 0] LIMIT 5")))
+          .containsExactly(2);
+      t.cql.execute("DELETE FROM items WHERE id = 1");
+      assertThat(ids(t.cql.execute("SELECT id FROM items ORDER BY v ANN OF [1, 0, 0] LIMIT 2")))
+          .containsExactly(3, 2);
+    }
+  }
+
+  @Test
+  void misuseIsRefusedWithCassandrasMessages() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE items (id int, c int, v vector<float, 3>, PRIMARY KEY (id, c))");
+      assertThatThrownBy(
+              () -> t.cql.execute("SELECT * FROM items ORDER BY v ANN OF [1, 0, 0] LIMIT 2"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("ANN ordering by vector requires the column to be indexed");
+      t.cql.execute("CREATE INDEX ON items (v) USING 'sai'");
+      assertThatThrownBy(() -> t.cql.execute("SELECT * FROM items ORDER BY v ANN OF [1, 0, 0]"))
+          .hasMessageContaining(
+              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000");
+      assertThatThrownBy(
+              () ->
+                  t.cql.execute(
+                      "SELECT * FROM items WHERE id = 1 ORDER BY v ANN OF [1, 0, 0], c ASC LIMIT 2"))
+          .hasMessageContaining("ANN ordering does not support any other ordering");
+      assertThatThrownBy(
+              () -> t.cql.execute("SELECT * FROM items ORDER BY v ANN OF [1, 0] LIMIT 2"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("expected 3 elements, but given 2");
+      assertThatThrownBy(
+              () -> t.cql.execute("SELECT * FROM items ORDER BY w ANN OF [1, 0, 0] LIMIT 2"))
+          .isInstanceOf(CqlInvalidRequestException.class);
+    }
+  }
+}
