@@ -1,6 +1,8 @@
 package dev.talus;
 
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A table's statistics at one instant — the in-process equivalent of {@code nodetool tablestats}.
@@ -41,6 +43,15 @@ import java.util.Map;
  * @param quarantinedSSTables SSTables set aside as corrupt since the database was opened (only
  *     under {@link DiskFailurePolicy#QUARANTINE}; at open, by a read or by verify)
  * @param compactionStrategy the strategy and its options
+ * @param failedCompactions compactions that failed since the database was opened, for a reason
+ *     other than a full disk (those are in {@link TalusDb#diskFullStats()}): an I/O error, a
+ *     corrupt input SSTable
+ * @param consecutiveCompactionFailures compactions that failed since the last one that went
+ *     through; while above 0, background compactions of the table back off
+ * @param compactionRetryAt while background compactions back off, the time of the database clock
+ *     before which none starts (1 s after the first failure, the delay doubling with each further
+ *     failure up to 5 min); empty otherwise
+ * @param lastCompactionFailure the last such failure (which compaction, and the error), or empty
  */
 public record TableStats(
     String table,
@@ -72,7 +83,11 @@ public record TableStats(
     long bloomFilterLookups,
     long outOfOrderFlushes,
     long quarantinedSSTables,
-    String compactionStrategy) {
+    String compactionStrategy,
+    long failedCompactions,
+    int consecutiveCompactionFailures,
+    Optional<Instant> compactionRetryAt,
+    String lastCompactionFailure) {
   public TableStats {
     sstablesPerLevel = Map.copyOf(sstablesPerLevel);
     bytesPerLevel = Map.copyOf(bytesPerLevel);

@@ -68,6 +68,16 @@ public interface TalusMetricsListener {
   default void onCompaction(String table, long bytesIn, long bytesOut) {}
 
   /**
+   * A compaction of {@code table} failed for a reason other than a full disk (an I/O error, a
+   * corrupt input SSTable; {@code cause} says which compaction and the error), the {@code
+   * inARow}-th failure since its last compaction went through; no background compaction of the
+   * table starts for {@code retryAfter} of the database clock (1 s, doubling up to 5 min). See
+   * {@link TableStats#failedCompactions()}.
+   */
+  default void onCompactionFailure(
+      String table, int inARow, java.time.Duration retryAfter, String cause) {}
+
+  /**
    * The disk under {@code directory} filled up ({@code full} true: a flush or compaction failed
    * with "No space left on device", {@code detail} says which and the error) or has room again
    * ({@code full} false: the automatic retries all went through). See {@link

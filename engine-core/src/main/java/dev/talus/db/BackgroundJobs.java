@@ -33,6 +33,7 @@ final class BackgroundJobs implements FlushTrigger {
   private final ExecutorService compactionExecutor;
   private final Set<TableStore> compactionQueued = ConcurrentHashMap.newKeySet();
   private final DiskFullRetries diskFull;
+  private final CompactionWakeUps wakeUps;
 
   BackgroundJobs(DbContext ctx, Database db) {
     this.ctx = ctx;
@@ -47,6 +48,8 @@ final class BackgroundJobs implements FlushTrigger {
         Executors.newFixedThreadPool(
             options.compactionThreads(), threads("talus-" + name + "-compaction-"));
     this.diskFull = new DiskFullRetries(ctx, "talus-" + name + "-retry", this::scheduleCompaction);
+    this.wakeUps =
+        new CompactionWakeUps("talus-" + name + "-compaction-retry", this::scheduleCompaction);
   }
 
   /** Flushes and compactions that failed on a full disk, retried by themselves. */
@@ -74,13 +77,18 @@ final class BackgroundJobs implements FlushTrigger {
     return readExecutor;
   }
 
-  /** Queues one background compaction round for {@code t} (at most one queued per table). */
+  /**
+   * Queues one background compaction round for {@code t} (at most one queued per table), unless its
+   * compactions are backing off after a failure ({@link dev.talus.table.CompactionFailures}): then
+   * a wake-up queues it once the database clock has reached the retry time.
+   */
   void scheduleCompaction(TableStore t) {
     if (ctx.isClosed()
         || ctx.isStopped()
         || !ctx.options().backgroundCompaction()
         || ctx.compactionsPaused()
-        || diskFull.active()) { // the retries compact the tables that failed
+        || diskFull.active() // the retries compact the tables that failed
+        || backingOff(t)) {
       return;
     }
     if (!compactionQueued.add(t)) {
@@ -90,10 +98,16 @@ final class BackgroundJobs implements FlushTrigger {
       compactionExecutor.execute(
           () -> {
             compactionQueued.remove(t);
+            if (backingOff(t)) { // it failed after this round was queued
+              return;
+            }
             try {
               t.compactions().runNextBackground();
             } catch (RuntimeException e) {
-              if (!ctx.isClosed() && !DiskFullRetries.isDiskFull(e)) { // a full disk: logged once
+              if (!ctx.isClosed()
+                  && !ctx.isStopped() // the stop is logged once, with its cause
+                  && !DiskFullRetries.isDiskFull(e) // a full disk: logged once per episode
+                  && !t.compactions().failures().isRecorded(e)) { // logged once per episode
                 LOG.error("Background compaction of table {} failed", t.schema().name(), e);
               }
             }
@@ -101,6 +115,16 @@ final class BackgroundJobs implements FlushTrigger {
     } catch (RejectedExecutionException e) {
       compactionQueued.remove(t);
     }
+  }
+
+  /** True if {@code t}'s compactions back off now; then its wake-up is armed. */
+  private boolean backingOff(TableStore t) {
+    java.time.Duration wait = t.compactions().failures().waitAt(ctx.clock().instant());
+    if (wait.isZero()) {
+      return false;
+    }
+    wakeUps.wakeUp(t, wait);
+    return true;
   }
 
   /** Queues a background flush of {@code t} (at most one queued per table). */
@@ -179,6 +203,7 @@ final class BackgroundJobs implements FlushTrigger {
    */
   void stopFlushesAndCompactions(boolean giveUpOnInterrupt) {
     diskFull.stop();
+    wakeUps.stop();
     compactionExecutor.shutdown();
     flushExecutor.shutdown();
     try {

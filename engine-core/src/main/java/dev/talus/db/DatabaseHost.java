@@ -48,8 +48,9 @@ final class DatabaseHost implements TableHost {
   }
 
   @Override
-  public void writeFailed(
+  public boolean writeFailed(
       TableStore table, boolean compaction, String what, java.io.IOException cause) {
     jobs.diskFull().failed(table, compaction, what, cause);
+    return DiskFullRetries.isDiskFull(cause);
   }
 }

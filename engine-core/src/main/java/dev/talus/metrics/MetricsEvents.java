@@ -70,6 +70,17 @@ public final class MetricsEvents {
     }
   }
 
+  public void compactionFailed(
+      String table, int inARow, java.time.Duration retryAfter, String cause) {
+    if (enabled) {
+      try {
+        listener.onCompactionFailure(table, inARow, retryAfter, cause);
+      } catch (RuntimeException e) {
+        failed("onCompactionFailure", e);
+      }
+    }
+  }
+
   public void compaction(String table, long bytesIn, long bytesOut) {
     if (enabled) {
       try {

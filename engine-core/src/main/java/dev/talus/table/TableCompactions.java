@@ -52,12 +52,19 @@ public final class TableCompactions {
   final AtomicLong expiredDropped = new AtomicLong();
   final AtomicLong tombstonesPurged = new AtomicLong();
   final AtomicLong outOfOrderFlushes = new AtomicLong();
+  private final CompactionFailures failures;
 
   TableCompactions(TableStore table, DbContext ctx, TableHost host) {
     this.table = table;
     this.ctx = ctx;
     this.host = host;
     this.planner = plannerFor(table.schema().compaction());
+    this.failures = new CompactionFailures(table.schema().name(), ctx);
+  }
+
+  /** The failed compactions of this table and the backoff they impose on background ones. */
+  public CompactionFailures failures() {
+    return failures;
   }
 
   static StrategyOptions strategyOptions(CompactionOptions o) {
@@ -209,6 +216,9 @@ public final class TableCompactions {
     ctx.checkWritable(); // after a fail-stop nothing is written until the database is reopened
     Optional<CompactionPlan<ReaderInfo>> plan = nextPlan(true);
     if (plan.isEmpty()) {
+      if (running() == 0) {
+        failures.succeeded(); // nothing left to fail (e.g. a damaged input was quarantined)
+      }
       return false;
     }
     execute(plan.get());
@@ -319,6 +329,7 @@ public final class TableCompactions {
   }
 
   private void execute(CompactionPlan<ReaderInfo> plan) {
+    IOException failed = null; // reported once the inputs are released (below)
     try {
       ctx.checkWritable();
       if (plan.inputs().isEmpty()) {
@@ -354,6 +365,7 @@ public final class TableCompactions {
       bytesWritten.addAndGet(result.bytesWritten());
       tombstonesPurged.addAndGet(result.tombstonesPurged());
       expiredDropped.addAndGet(plan.expired().size());
+      failures.succeeded(); // before the event: a listener sees the episode over
       ctx.metrics().compaction(table.schema().name(), result.bytesRead(), result.bytesWritten());
       LOG.debug(
           "Compacted {} of table {}: {} -> {} bytes ({})",
@@ -365,10 +377,10 @@ public final class TableCompactions {
     } catch (CompactionInterruptedException e) {
       LOG.debug("Compaction of {} cancelled", table.schema().name());
     } catch (IOException e) {
-      String what = "compaction of table " + table.schema().name();
-      host.writeFailed(table, true, what, e); // a full disk: retried by itself
+      failed = e;
       throw new StorageException(
-          what
+          "compaction of table "
+              + table.schema().name()
               + " failed: "
               + e.getMessage()
               + " (in "
@@ -376,8 +388,22 @@ public final class TableCompactions {
               + ")"
               + ctx.stopNotice(),
           e);
+    } catch (RuntimeException e) { // a corrupt input SSTable, or a bug
+      if (!ctx.isClosed() && !ctx.isStopped()) {
+        failures.failed("compaction of table " + table.schema().name(), e);
+      }
+      throw e;
     } finally {
       unreserve(plan);
+      if (failed != null) {
+        // After the release: a disk-full retry that found the inputs still reserved would see
+        // nothing to compact and end its episode with the disk still full.
+        String what = "compaction of table " + table.schema().name();
+        if (!host.writeFailed(table, true, what, failed) // a full disk: retried by itself
+            && !ctx.isStopped()) {
+          failures.failed(what, failed); // any other error: the background ones back off
+        }
+      }
       host.compacted(table);
     }
   }

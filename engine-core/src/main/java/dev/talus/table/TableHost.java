@@ -25,7 +25,7 @@ public interface TableHost {
   /**
    * A flush ({@code compaction} false) or a compaction of {@code table}, described by {@code what},
    * failed with {@code cause}; its partial files are removed and its memtable or inputs kept. The
-   * database retries it by itself if the disk was full.
+   * database retries it by itself if the disk was full, and then returns true.
    */
-  void writeFailed(TableStore table, boolean compaction, String what, java.io.IOException cause);
+  boolean writeFailed(TableStore table, boolean compaction, String what, java.io.IOException cause);
 }

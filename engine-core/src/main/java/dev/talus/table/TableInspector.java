@@ -74,7 +74,11 @@ public final class TableInspector {
         m.bloomLookups.get(),
         c.outOfOrderFlushes.get(),
         table.quarantine().count(),
-        c.describe());
+        c.describe(),
+        c.failures().total(),
+        c.failures().consecutive(),
+        c.failures().retryAt(),
+        c.failures().lastFailure());
   }
 
   /** The live SSTables with their statistics, oldest first. */

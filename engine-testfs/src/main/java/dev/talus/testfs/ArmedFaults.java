@@ -24,10 +24,12 @@ final class ArmedFaults {
   private final Map<Op, Fault> failAtFault = new EnumMap<>(Op.class);
   private final Map<Op, PathMatcher> failNamed = new EnumMap<>(Op.class);
   private final Map<Op, Fault> failNamedFault = new EnumMap<>(Op.class);
+  private final Map<Op, Long> failNamedLeft = new EnumMap<>(Op.class);
   private final AtomicLong injected = new AtomicLong();
   private final AtomicLong mutations = new AtomicLong();
   private Fault allSyncsFault;
   private PathMatcher fullDisk;
+  private boolean fullAtSync;
   private long haltAt = -1;
   private java.util.List<String> recorded;
 
@@ -45,17 +47,26 @@ final class ArmedFaults {
     failAtFault.put(op, Objects.requireNonNull(fault, "fault"));
   }
 
-  /** Fails the next {@code op} on a file whose name (not its directories) matches {@code glob}. */
-  synchronized void failNextNamed(Op op, String glob, Fault fault) {
+  /**
+   * Fails the next {@code times} {@code op}s on a file whose name (not its directories) matches
+   * {@code glob}.
+   */
+  synchronized void failNextNamed(Op op, String glob, Fault fault, long times) {
+    if (times < 1) {
+      throw new IllegalArgumentException("times must be >= 1, was " + times);
+    }
     failNamed.put(op, FileSystems.getDefault().getPathMatcher("glob:" + glob));
     failNamedFault.put(op, Objects.requireNonNull(fault, "fault"));
+    failNamedLeft.put(op, times);
   }
 
   /**
-   * Fails every write to a file whose name matches {@code glob} with a full disk, until cleared.
+   * Fails every write (with {@code atSync}, every file sync instead) of a file whose name matches
+   * {@code glob} with a full disk, until cleared.
    */
-  synchronized void fillDisk(String glob) {
+  synchronized void fillDisk(String glob, boolean atSync) {
     fullDisk = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+    fullAtSync = atSync;
   }
 
   synchronized void freeDisk() {
@@ -109,6 +120,7 @@ final class ArmedFaults {
     failAtFault.clear();
     failNamed.clear();
     failNamedFault.clear();
+    failNamedLeft.clear();
     allSyncsFault = null;
     fullDisk = null;
   }
@@ -127,7 +139,7 @@ final class ArmedFaults {
 
   /**
    * Counts one attempt of {@code op} on {@code file} and returns the fault to inject, or null. A
-   * trigger fires once.
+   * trigger fires once (a named one as many times as it was armed for).
    */
   synchronized Fault next(Op op, Path file) {
     long n = counts.get(op).incrementAndGet();
@@ -139,11 +151,16 @@ final class ArmedFaults {
     }
     PathMatcher m = failNamed.get(op);
     if (m != null && file != null && file.getFileName() != null && m.matches(file.getFileName())) {
-      failNamed.remove(op);
       injected.incrementAndGet();
-      return failNamedFault.remove(op);
+      Fault f = failNamedFault.get(op);
+      if (failNamedLeft.merge(op, -1L, Long::sum) <= 0) {
+        failNamed.remove(op);
+        failNamedFault.remove(op);
+        failNamedLeft.remove(op);
+      }
+      return f;
     }
-    if (op == Op.WRITE
+    if (op == (fullAtSync ? Op.SYNC : Op.WRITE)
         && fullDisk != null
         && file != null
         && file.getFileName() != null

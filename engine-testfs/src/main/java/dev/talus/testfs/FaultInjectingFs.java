@@ -133,11 +133,16 @@ public final class FaultInjectingFs implements StorageFs {
   /**
    * Fails the next operation of kind {@code op} on a file whose name (without its directories)
    * matches {@code glob} ({@link java.nio.file.FileSystem#getPathMatcher} syntax, e.g. {@code
-   * "MANIFEST.db"}, {@code "CommitLog-*"}, {@code "*-Data.db*"}), once.
+   * "MANIFEST.db"}, {@code "CommitLog-*"}, {@code "*-Data.db*"}), once — or, given {@code times},
+   * each of the next {@code times} such operations.
    */
   public void failNext(Op op, String glob, Fault fault) {
+    failNext(op, glob, fault, 1);
+  }
+
+  public void failNext(Op op, String glob, Fault fault, long times) {
     faults.failNextNamed(
-        Objects.requireNonNull(op, "op"), Objects.requireNonNull(glob, "glob"), fault);
+        Objects.requireNonNull(op, "op"), Objects.requireNonNull(glob), fault, times);
   }
 
   /** Fails the {@code nth} write from now (1 = the next one), once. */
@@ -152,7 +157,12 @@ public final class FaultInjectingFs implements StorageFs {
 
   /** A full disk: until {@link #freeDisk}, writes to files matching {@code glob} get ENOSPC. */
   public void fillDisk(String glob) {
-    faults.fillDisk(Objects.requireNonNull(glob, "glob"));
+    faults.fillDisk(Objects.requireNonNull(glob, "glob"), false);
+  }
+
+  /** As {@link #fillDisk}, but fsyncs get ENOSPC (NFS, thin provisioning), writes succeed. */
+  public void fillDiskAtSync(String glob) {
+    faults.fillDisk(Objects.requireNonNull(glob, "glob"), true);
   }
 
   public void freeDisk() {
@@ -244,10 +254,7 @@ public final class FaultInjectingFs implements StorageFs {
     powerLoss(null);
   }
 
-  /**
-   * Like {@link #simulatePowerLoss()}, but each unsynced write survives whole, in part or not at
-   * all, chosen by {@code rnd}.
-   */
+  /** As {@link #simulatePowerLoss()}; each unsynced write survives whole, torn or not at all. */
   public void simulatePowerLoss(Random rnd) throws IOException {
     powerLoss(Objects.requireNonNull(rnd));
   }
@@ -428,10 +435,6 @@ public final class FaultInjectingFs implements StorageFs {
   public FileLockHandle lock(Path file) throws IOException {
     checkAlive("lock " + file);
     return delegate.lock(file);
-  }
-
-  interface IoAction<T> {
-    T run() throws IOException;
   }
 
   <T> T withGate(IoAction<T> action) throws IOException {

@@ -181,6 +181,50 @@ class FaultInjectingFsTest {
   }
 
   @Test
+  void aDiskFullAtFsyncFailsEveryMatchingSyncAndTheDataItShouldHaveSyncedStaysLost()
+      throws IOException {
+    Path f = dir.resolve("x-Data.db");
+    WritableFile data = fs.create(f);
+    WritableFile log = fs.create(dir.resolve("CommitLog-1.log"));
+    fs.syncDirectory(dir);
+    fs.fillDiskAtSync("*.db*");
+    data.write(bytes("lost")); // the write itself succeeds
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(data::sync).hasMessage("No space left on device");
+    }
+    log.write(bytes("l"));
+    log.sync(); // not a matching file
+    assertThat(fs.injectedFaultCount()).isEqualTo(2);
+    fs.freeDisk();
+    data.write(bytes("kept"));
+    data.sync(); // succeeds, but cannot make the bytes of the failed syncs durable (fsyncgate)
+    fs.simulatePowerLoss();
+    assertThat(content(f)).isEqualTo("\0\0\0\0kept");
+    assertThat(content(dir.resolve("CommitLog-1.log"))).isEqualTo("l");
+  }
+
+  @Test
+  void failNextWithACountFailsThatManyMatchingOperationsThenStops() throws IOException {
+    WritableFile data = fs.create(dir.resolve("x-Data.db"));
+    WritableFile other = fs.create(dir.resolve("x-Index.db"));
+    fs.failNext(FaultInjectingFs.Op.WRITE, "*-Data.db", FaultInjectingFs.Fault.EIO, 3);
+    for (int i = 0; i < 3; i++) {
+      other.write(bytes("i")); // not matching: neither failed nor counted against the 3
+      assertThatThrownBy(() -> data.write(bytes("d"))).hasMessageStartingWith("EIO");
+    }
+    data.write(bytes("D"));
+    assertThat(fs.injectedFaultCount()).isEqualTo(3);
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("D");
+    assertThatThrownBy(
+            () -> fs.failNext(FaultInjectingFs.Op.WRITE, "*", FaultInjectingFs.Fault.EIO, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    fs.failNext(FaultInjectingFs.Op.WRITE, "*-Data.db", FaultInjectingFs.Fault.EIO, 100);
+    fs.clearFaults();
+    data.write(bytes("E"));
+    assertThat(content(dir.resolve("x-Data.db"))).isEqualTo("DE");
+  }
+
+  @Test
   void aStalledSyncBlocksUntilReleasedAndOtherFilesGoOn() throws Exception {
     WritableFile stalled = fs.create(dir.resolve("CommitLog-1.log"));
     WritableFile other = fs.create(dir.resolve("x-Data.db"));

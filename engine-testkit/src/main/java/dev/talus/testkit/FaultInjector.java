@@ -105,6 +105,14 @@ public final class FaultInjector {
     fs.failNext(operation.op, fileName, map(fault));
   }
 
+  /**
+   * As {@link #failNext(Operation, String, Fault)}, for each of the next {@code times} such
+   * operations (a fault that lasts: {@code Long.MAX_VALUE}, until {@link #clear()}).
+   */
+  public void failNext(Operation operation, String fileName, Fault fault, long times) {
+    fs.failNext(operation.op, fileName, map(fault), times);
+  }
+
   /** Operations of kind {@code operation} so far, failed ones included. */
   public long count(Operation operation) {
     return fs.count(operation.op);
@@ -130,7 +138,17 @@ public final class FaultInjector {
     fs.fillDisk(fileName);
   }
 
-  /** Space is back after {@link #fillDisk}. */
+  /**
+   * A full disk that says so at fsync, not at write (NFS, thin-provisioned volumes): until {@link
+   * #freeDisk()} (or {@link #clear()}), writes succeed but every fsync of a file whose name matches
+   * the glob {@code fileName} fails with "No space left on device" — and, as every failed fsync,
+   * loses the data it should have made durable.
+   */
+  public void fillDiskAtFsync(String fileName) {
+    fs.fillDiskAtSync(fileName);
+  }
+
+  /** Space is back after {@link #fillDisk} or {@link #fillDiskAtFsync}. */
   public void freeDisk() {
     fs.freeDisk();
   }
