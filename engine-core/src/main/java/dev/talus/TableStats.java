@@ -1,5 +1,6 @@
 package dev.talus;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,6 +42,8 @@ import java.util.Map;
  * @param quarantinedSSTables SSTables set aside as corrupt since the database was opened (only
  *     under {@link DiskFailurePolicy#QUARANTINE}; at open, by a read or by verify)
  * @param compactionStrategy the strategy and its options
+ * @param indexes the table's storage-attached indexes, in creation order: state and build progress,
+ *     size on disk, SSTables covered and reads served ({@link IndexStatus})
  */
 public record TableStats(
     String table,
@@ -72,9 +75,11 @@ public record TableStats(
     long bloomFilterLookups,
     long outOfOrderFlushes,
     long quarantinedSSTables,
-    String compactionStrategy) {
+    String compactionStrategy,
+    List<IndexStatus> indexes) {
   public TableStats {
     sstablesPerLevel = Map.copyOf(sstablesPerLevel);
+    indexes = List.copyOf(indexes);
     bytesPerLevel = Map.copyOf(bytesPerLevel);
   }
 

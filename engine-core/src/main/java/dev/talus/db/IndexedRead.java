@@ -1,9 +1,11 @@
 package dev.talus.db;
 
+import dev.talus.IndexStatus;
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
 import dev.talus.TableSchema;
 import dev.talus.data.PartitionKey;
+import dev.talus.index.IndexProgress;
 import dev.talus.index.IndexQueries;
 import dev.talus.index.IndexRange;
 import dev.talus.memtable.Memtable;
@@ -46,6 +48,18 @@ final class IndexedRead {
     IndexQueries.Plan plan = IndexQueries.plan(store.schema(), store.indexes().definitions(), req);
     if (plan == null) {
       return null;
+    }
+    for (IndexRange range : plan.ranges()) {
+      IndexProgress p = store.indexes().progress(range.index().name());
+      if (p != null && p.state() != IndexStatus.State.QUERYABLE && req.allowFiltering()) {
+        return null; // the read opted into filtering: it reads without the index
+      }
+    }
+    for (IndexRange range : plan.ranges()) {
+      IndexProgress p = store.indexes().progress(range.index().name());
+      if (p != null) {
+        p.checkQueryable(); // refuses a building or failed index; counts the read
+      }
     }
     if (plan.keyed()) {
       return reads.read(

@@ -1,6 +1,7 @@
 package dev.talus.index;
 
 import dev.talus.IndexDef;
+import dev.talus.IndexStatus;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
@@ -41,6 +42,13 @@ public final class SSTableIndexes implements AutoCloseable {
   private final String table;
   private volatile List<IndexDef> definitions = List.of();
   private final Map<Long, Attached> attached = new ConcurrentHashMap<>();
+  private final Map<String, IndexProgress> progress = new ConcurrentHashMap<>();
+
+  /**
+   * Held by a background build while it builds one SSTable's dictionary and by the deletion of a
+   * dropped index's files, so that a build never writes a file of an index after it was dropped.
+   */
+  private final Object buildLock = new Object();
 
   /** The opened components of one SSTable; guarded by itself. */
   private static final class Attached {
@@ -63,6 +71,17 @@ public final class SSTableIndexes implements AutoCloseable {
     definitions = List.copyOf(next);
     Set<String> names = new HashSet<>();
     next.forEach(d -> names.add(d.name()));
+    for (IndexDef d : next) {
+      progress.computeIfAbsent(d.name(), IndexProgress::queryable);
+    }
+    for (Iterator<Map.Entry<String, IndexProgress>> it = progress.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, IndexProgress> e = it.next();
+      if (!names.contains(e.getKey())) {
+        e.getValue().dropped();
+        it.remove();
+      }
+    }
     for (Attached a : attached.values()) {
       synchronized (a) {
         for (Iterator<Map.Entry<String, IndexTermsReader>> it = a.terms.entrySet().iterator();
@@ -111,36 +130,119 @@ public final class SSTableIndexes implements AutoCloseable {
     }
   }
 
+  /** The build state of index {@code name}; null if the table has no such index. */
+  public IndexProgress progress(String name) {
+    return progress.get(name);
+  }
+
   /**
-   * Makes sure every SSTable has the components of index {@code def} (CREATE INDEX on a table with
-   * data), building what is missing or damaged; returns how many SSTables it built for.
+   * Marks a new index {@code def} (not yet defined) as building over {@code sstables}, after
+   * deleting any dictionary of that name they still hold (left by an index of the same name that
+   * was dropped by a crash before its files were), so that the build writes every one afresh.
    */
-  public int buildFor(IndexDef def, List<SSTableReader> sstables, KeyCodec keys)
-      throws IOException {
-    int built = 0;
+  public IndexProgress startBuild(IndexDef def, List<SSTableReader> sstables) throws IOException {
+    synchronized (buildLock) {
+      for (SSTableReader r : sstables) {
+        fs.delete(SaiFiles.terms(r.descriptor(), def.name()));
+      }
+      IndexProgress p = IndexProgress.building(def.name(), sstables.size());
+      progress.put(def.name(), p);
+      return p;
+    }
+  }
+
+  /**
+   * Marks defined index {@code def} as building again over {@code sstables} if one of them lacks a
+   * component (at open: a crash or a close stopped its build); returns the new state, or null if
+   * nothing is missing.
+   */
+  public IndexProgress resumeIfMissing(IndexDef def, List<SSTableReader> sstables) {
     for (SSTableReader r : sstables) {
+      if (!fs.exists(SaiFiles.keys(r.descriptor()))
+          || !fs.exists(SaiFiles.terms(r.descriptor(), def.name()))) {
+        IndexProgress p = IndexProgress.building(def.name(), sstables.size());
+        progress.put(def.name(), p);
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * One step of a background build: makes sure SSTable {@code r} has the components of {@code def},
+   * building what is missing or damaged. False if the build no longer matters ({@code p} is not the
+   * index's state any more: it was dropped, perhaps created again). An SSTable compacted away
+   * meanwhile is skipped: its output was written with the index.
+   */
+  public boolean buildOne(IndexProgress p, IndexDef def, SSTableReader r, KeyCodec keys)
+      throws IOException {
+    synchronized (buildLock) {
+      if (progress.get(def.name()) != p) {
+        return false;
+      }
       if (!r.tryRef()) {
-        continue; // compacted away meanwhile: its output was written with the index
+        return true;
       }
       try {
         Attached a = attachedOf(r);
         synchronized (a) {
           if (a.terms.get(def.name()) == null) {
             openTerms(a, r, keys, def);
-            built++;
           }
         }
       } finally {
         r.release();
       }
+      return true;
     }
-    return built;
   }
 
   /** Deletes the term dictionaries of a dropped index from every SSTable. */
   public void dropFiles(String index, List<SSTableReader> sstables) throws IOException {
+    synchronized (buildLock) {
+      for (SSTableReader r : sstables) {
+        fs.delete(SaiFiles.terms(r.descriptor(), index));
+      }
+    }
+  }
+
+  /**
+   * The status of index {@code def} over the live {@code sstables}: its build state, how many of
+   * them hold its dictionary and the bytes of its dictionaries and of the shared row-key maps.
+   */
+  public IndexStatus status(IndexDef def, List<SSTableReader> sstables) {
+    IndexProgress p = progress.get(def.name());
+    int covered = 0;
+    long terms = 0;
+    long rowKeys = 0;
     for (SSTableReader r : sstables) {
-      fs.delete(SaiFiles.terms(r.descriptor(), index));
+      long t = sizeOrMinusOne(SaiFiles.terms(r.descriptor(), def.name()));
+      if (t >= 0) {
+        covered++;
+        terms += t;
+      }
+      rowKeys += Math.max(0, sizeOrMinusOne(SaiFiles.keys(r.descriptor())));
+    }
+    IndexStatus.State state = p == null ? IndexStatus.State.QUERYABLE : p.state();
+    return new IndexStatus(
+        def.name(),
+        def.column(),
+        state,
+        p == null ? 0 : p.built(),
+        p == null ? 0 : p.total(),
+        covered,
+        sstables.size(),
+        terms,
+        rowKeys,
+        p == null ? 0 : p.queries(),
+        state == IndexStatus.State.FAILED ? p.failure() : null);
+  }
+
+  private long sizeOrMinusOne(Path file) {
+    try {
+      return fs.exists(file) ? fs.size(file) : -1;
+    } catch (IOException e) {
+      return -1; // deleted meanwhile (a compaction removed its SSTable)
     }
   }
 

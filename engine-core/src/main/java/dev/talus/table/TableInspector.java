@@ -1,5 +1,7 @@
 package dev.talus.table;
 
+import dev.talus.IndexDef;
+import dev.talus.IndexStatus;
 import dev.talus.Percentiles;
 import dev.talus.SSTableSummary;
 import dev.talus.TableHistograms;
@@ -74,7 +76,16 @@ public final class TableInspector {
         m.bloomLookups.get(),
         c.outOfOrderFlushes.get(),
         table.quarantine().count(),
-        c.describe());
+        c.describe(),
+        indexes(v));
+  }
+
+  private List<IndexStatus> indexes(TableView v) {
+    List<IndexStatus> out = new ArrayList<>();
+    for (IndexDef d : table.indexes().definitions()) {
+      out.add(table.indexes().status(d, v.sstables()));
+    }
+    return out;
   }
 
   /** The live SSTables with their statistics, oldest first. */

@@ -81,6 +81,7 @@ class IndexModelTest {
         if (what.equals("reopen")) {
           db = reopen.apply(db);
           t = db.table("t");
+          awaitBuilt(t); // a build stopped by the close resumes at open
         }
         for (int q = 0; q < 3; q++) {
           check(rnd, t, "seed " + seed + ", step " + step + " (" + what + ")");
@@ -144,9 +145,21 @@ class IndexModelTest {
     } else if (k < 96) {
       t.dropIndex("t_b");
       t.createIndex(IndexDef.sai("t_b", "b"));
+      awaitBuilt(t); // built in the background from the SSTables there are
       return "drop and recreate t_b";
     } else {
       return "reopen";
+    }
+  }
+
+  private static void awaitBuilt(Table t) {
+    for (IndexDef d : t.indexes()) {
+      try {
+        assertThat(t.awaitIndexBuilt(d.name(), Duration.ofMinutes(2))).as(d.name()).isTrue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
     }
   }
 
