@@ -16,13 +16,13 @@ import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The storage-attached indexes of one table: their definitions, the components of each live SSTable
- * (opened on first use and kept open), and the candidate partitions of a query. A component that is
+ * (opened on first use and kept open), and the candidate rows of a query. A component that is
  * missing or fails its checks when opened is rebuilt from its SSTable before it is used, so a
  * damaged index is never read. Memtables are not indexed: a query scans them, comparing the term of
  * each row's cell. Thread-safe.
@@ -247,17 +247,20 @@ public final class SSTableIndexes implements AutoCloseable {
   }
 
   /**
-   * The partitions of these sources that may hold a row whose value of the range's column lies in
-   * the range: from each SSTable's term dictionary, and by scanning the memtables. A superset: the
-   * caller reads every candidate and checks it. The caller holds references on the SSTables.
+   * The rows of these sources that may hold a value of the range's column in the range: from each
+   * SSTable's term dictionary (row ids, then their partition keys and clusterings from the row-key
+   * map), and by scanning the memtables. A superset: the caller reads every candidate and checks
+   * it. A table without clustering columns gets whole partitions. The caller holds references on
+   * the SSTables.
    */
-  public Set<PartitionKey> candidates(
+  public IndexCandidates candidates(
       IndexRange range, List<Memtable> memtables, List<SSTableReader> sstables, KeyCodec keys)
       throws IOException {
-    Set<PartitionKey> out = new TreeSet<>();
+    IndexCandidates out = new IndexCandidates();
     if (range.isEmpty()) {
       return out;
     }
+    boolean rowLevel = !keys.schema().clustering().isEmpty();
     for (SSTableReader r : sstables) {
       Attached a = attachedOf(r);
       synchronized (a) {
@@ -268,29 +271,62 @@ public final class SSTableIndexes implements AutoCloseable {
         RoaringBitmap rows =
             terms.range(
                 range.lower(), range.lowerInclusive(), range.upper(), range.upperInclusive());
-        byte[] last = null;
-        for (Iterator<Integer> it = rows.iterator(); it.hasNext(); ) {
-          byte[] pk = a.keys.partitionKey(it.next());
-          if (last == null || !java.util.Arrays.equals(last, pk)) {
-            out.add(PartitionKey.of(pk));
-            last = pk;
-          }
-        }
+        addHits(a.keys, rows, rowLevel, out);
       }
     }
     int id = keys.regularId(range.index().column());
     for (Memtable m : memtables) {
       for (MemPartition p : m.partitions()) {
         for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
-          byte[] term = IndexTerms.ofCell(it.next(), id, keys.regularCodec(id));
+          Row row = it.next();
+          byte[] term = IndexTerms.ofCell(row, id, keys.regularCodec(id));
           if (term != null && range.contains(term)) {
-            out.add(p.key());
-            break;
+            if (!rowLevel || row.isStatic()) {
+              out.addPartition(p.key());
+              break;
+            }
+            out.addRow(p.key(), row.clustering());
           }
         }
       }
     }
     return out;
+  }
+
+  /**
+   * Adds the rows of {@code hits} (row ids of one SSTable, ascending, so each partition's rows come
+   * together): a partition with more hits than {@link IndexCandidates#MAX_ROWS} whole, without
+   * reading its row keys; the others row by row.
+   */
+  private static void addHits(
+      IndexRowKeysReader rowKeys, RoaringBitmap hits, boolean rowLevel, IndexCandidates out)
+      throws IOException {
+    byte[] last = null;
+    int[] group = new int[IndexCandidates.MAX_ROWS + 1];
+    int n = 0;
+    for (Iterator<Integer> it = hits.iterator(); ; ) {
+      int rowId = it.hasNext() ? it.next() : -1;
+      byte[] pk = rowId < 0 ? null : rowKeys.partitionKey(rowId);
+      if (last != null && (pk == null || !Arrays.equals(last, pk))) {
+        PartitionKey key = PartitionKey.of(last);
+        if (!rowLevel || n > IndexCandidates.MAX_ROWS) {
+          out.addPartition(key);
+        } else if (!out.isWhole(key)) {
+          for (int i = 0; i < n; i++) {
+            out.addRow(key, rowKeys.rowKey(group[i]).clustering());
+          }
+        }
+        n = 0;
+      }
+      if (pk == null) {
+        return;
+      }
+      last = pk;
+      if (n < group.length) {
+        group[n] = rowId;
+      }
+      n++;
+    }
   }
 
   /** Closes the components of SSTables that are no longer live. */
