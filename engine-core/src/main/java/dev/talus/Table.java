@@ -211,6 +211,8 @@ public final class Table {
    * @return true if the index is queryable, false if the timeout passed first
    * @throws IndexNotAvailableException if its build failed (with the reason) or it was dropped
    * @throws InvalidQueryException if this table has no index of that name
+   * @throws TalusClosedException if the database closes before the build ends (the next open
+   *     resumes it)
    * @throws InterruptedException if the calling thread is interrupted while waiting
    */
   public boolean awaitIndexBuilt(String name, java.time.Duration timeout)

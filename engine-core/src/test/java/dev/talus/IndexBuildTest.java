@@ -200,4 +200,52 @@ class IndexBuildTest {
       assertThat(keys(t.select().eq("a", "v3").execute().rows())).isEqualTo(expected);
     }
   }
+
+  @Test
+  void closingDuringABuildEndsTheWaitAndTheNextOpenResumesTheBuild() throws Exception {
+    FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
+    TalusDb db = open(fs);
+    Table t = load(db);
+    List<String> expected = filtered(t, "v0");
+    fs.stall(Op.WRITE, TERMS);
+    t.createIndex(IndexDef.sai("t_a", "a"));
+    fs.awaitStalled(1);
+    Throwable[] waited = new Throwable[1];
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                waited[0] = new AssertionError("returned " + t.awaitIndexBuilt("t_a", WAIT));
+              } catch (Throwable e) {
+                waited[0] = e;
+              }
+            });
+    waiter.start();
+    Thread closer = new Thread(db::close); // waits for the build's current SSTable
+    closer.start();
+    while (!isClosed(t)) {
+      Thread.yield(); // until the close has begun: the build then stops after this SSTable
+    }
+    fs.releaseStalls();
+    closer.join();
+    waiter.join();
+    assertThat(waited[0])
+        .isInstanceOf(TalusClosedException.class)
+        .hasMessageContaining("the next open resumes it");
+    try (TalusDb again = open(new FaultInjectingFs(new NioStorageFs()))) {
+      Table u = again.table("t");
+      assertThat(u.awaitIndexBuilt("t_a", WAIT)).isTrue();
+      assertThat(keys(u.select().eq("a", "v0").execute().rows())).isEqualTo(expected);
+      assertThat(u.indexStatus("t_a").sstablesCovered()).isEqualTo(3);
+    }
+  }
+
+  private static boolean isClosed(Table t) {
+    try {
+      t.stats();
+      return false;
+    } catch (TalusClosedException e) {
+      return true;
+    }
+  }
 }

@@ -66,6 +66,11 @@ class IndexRowReadTest {
       assertThat(rows(t.select().eq("a", "needle").execute()))
           .containsExactly("1/500 static needle");
       assertThat(t.stats().tombstoneWarnings()).isEqualTo(warnings); // the tombstones: not read
+      assertThat(rows(t.select().eq("a", "needle").limit(1).execute()))
+          .containsExactly("1/500 static needle");
+      assertThat(rows(t.select().eq("a", "needle").pageSize(5).execute()))
+          .containsExactly("1/500 static needle");
+      assertThat(t.stats().tombstoneWarnings()).isEqualTo(warnings); // nor with LIMIT or pages
       // restricting the clustering reads the partition with the filter: the tombstones are read
       assertThat(rows(t.select().eq("a", "needle").ge("c", 0).allowFiltering().execute()))
           .containsExactly("1/500 static needle");

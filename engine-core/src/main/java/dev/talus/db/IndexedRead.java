@@ -102,9 +102,9 @@ final class IndexedRead {
       int room = Math.min(req.limit() - returned, req.pageSize() - rows.size());
       NavigableSet<byte[]> only = rowLevel && inner == null ? candidates.rowsOf(pk) : null;
       ReadRequest one = IndexQueries.narrowed(req, eq, Integer.MAX_VALUE, room, inner);
-      if (only != null && only.size() < room) {
-        // only the candidate rows; fewer than the room left, so this read ends within the page
-        // and never hands out an inner paging state tied to this row list
+      if (only != null && only.size() < req.pageSize() - rows.size()) {
+        // only the candidate rows: fewer than the page has room for, so this read ends within
+        // the page (or at the limit) and never hands out an inner paging state tied to the list
         one = onlyRows(one, keys, only);
       }
       ReadResult r = reads.read(one);

@@ -2,6 +2,7 @@ package dev.talus.index;
 
 import dev.talus.IndexNotAvailableException;
 import dev.talus.IndexStatus;
+import dev.talus.TalusClosedException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +22,7 @@ public final class IndexProgress {
   private int total;
   private String failure;
   private boolean dropped;
+  private boolean closed;
   private final AtomicLong queries = new AtomicLong();
 
   /** Opens when the build ends: finished, failed or dropped. */
@@ -83,6 +85,12 @@ public final class IndexProgress {
     ended.countDown();
   }
 
+  /** The table's store closed (the database closed or the table was truncated or dropped). */
+  synchronized void closed() {
+    closed = true;
+    ended.countDown();
+  }
+
   /** The index was dropped: waiters stop waiting. */
   synchronized void dropped() {
     dropped = true;
@@ -131,12 +139,19 @@ public final class IndexProgress {
    * Waits until the index is queryable (true) or {@code nanos} passed (false).
    *
    * @throws IndexNotAvailableException if the build failed or the index was dropped
+   * @throws TalusClosedException if the database closed before the build ended
    */
   public boolean await(long nanos) throws InterruptedException {
     if (!ended.await(nanos, TimeUnit.NANOSECONDS)) {
       return false;
     }
     synchronized (this) {
+      if (closed && state == IndexStatus.State.BUILDING) {
+        throw new TalusClosedException(
+            "the database closed while index '"
+                + name
+                + "' was building; the next open resumes it");
+      }
       if (dropped) {
         throw new IndexNotAvailableException(
             name, state, "The secondary index '" + name + "' was dropped while building");

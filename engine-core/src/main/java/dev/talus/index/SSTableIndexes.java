@@ -344,6 +344,7 @@ public final class SSTableIndexes implements AutoCloseable {
 
   @Override
   public void close() {
+    progress.values().forEach(IndexProgress::closed);
     for (Attached a : attached.values()) {
       closeAll(a);
     }
