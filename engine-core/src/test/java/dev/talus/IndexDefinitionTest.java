@@ -105,8 +105,30 @@ class IndexDefinitionTest {
       assertThatThrownBy(() -> IndexDef.sai("bad-name", "a"))
           .isInstanceOf(InvalidQueryException.class)
           .hasMessageContaining("Index name 'bad-name' is invalid");
+      assertThatThrownBy(
+              () -> t.createIndex(IndexDef.sai("i_k", "a").withTarget(IndexDef.Target.KEYS)))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageStartingWith("Indexing keys(a) is not yet supported by Talus");
+      assertThatThrownBy(() -> t.createIndex(IndexDef.sai("i_o", "a").withOption("zz", "1")))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageStartingWith("Index option 'zz' is not yet supported by Talus");
       assertThat(t.indexes()).isEmpty();
     }
+  }
+
+  @Test
+  void targetAndOptionsArePartOfTheDefinition() {
+    IndexDef plain = IndexDef.sai("i", "a");
+    assertThat(plain.target()).isEqualTo(IndexDef.Target.SIMPLE);
+    assertThat(plain.options()).isEmpty();
+    IndexDef keyed = plain.withTarget(IndexDef.Target.ENTRIES).withOption("x", "1");
+    assertThat(keyed).isNotEqualTo(plain);
+    assertThat(keyed.withOptions(java.util.Map.of()).withTarget(IndexDef.Target.SIMPLE))
+        .isEqualTo(plain);
+    assertThat(IndexDef.Target.ENTRIES.cql("m")).isEqualTo("entries(m)");
+    assertThat(IndexDef.Target.SIMPLE.cql("m")).isEqualTo("m");
+    assertThatThrownBy(() -> keyed.options().put("y", "2"))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 
   private static void assertRefused(Table t, String column, String message) {

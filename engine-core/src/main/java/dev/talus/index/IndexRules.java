@@ -56,8 +56,22 @@ public final class IndexRules {
               + c.type().cqlName()
               + " is not yet supported by Talus (it indexes columns of scalar types only)");
     }
+    if (def.target() != IndexDef.Target.SIMPLE) {
+      throw new InvalidQueryException(
+          "Indexing "
+              + def.target().cql(c.name())
+              + " is not yet supported by Talus (it indexes whole values of scalar columns only)");
+    }
+    if (!def.options().isEmpty()) {
+      throw new InvalidQueryException(
+          "Index option '"
+              + def.options().firstKey()
+              + "' is not yet supported by Talus (it takes no options)");
+    }
     for (IndexDef other : tableIndexes) {
-      if (other.column().equals(def.column()) && other.kind() == def.kind()) {
+      if (other.column().equals(def.column())
+          && other.kind() == def.kind()
+          && other.target() == def.target()) {
         throw new InvalidQueryException(
             "Index " + def.name() + " is a duplicate of existing index " + other.name());
       }

@@ -39,14 +39,18 @@ import java.util.TreeMap;
  * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
  * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
  * columns), 4 (each table followed by its dropped columns), 5 (each table's dropped columns
- * followed by its secondary indexes). Every version is read (the tables of versions 1 and 2 name no
- * keyspace; no table of a version before 4 dropped a column, none before 5 had an index); a newer
- * one is refused with its number.
+ * followed by its secondary indexes), 6 (each index with its target and options). Every version is
+ * read (the tables of versions 1 and 2 name no keyspace; no table of a version before 4 dropped a
+ * column, none before 5 had an index, every index before 6 indexes a whole value without options);
+ * a newer one is refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 5;
+  private static final int VERSION = 6;
+
+  /** Version 5 had no index targets or options; it is still read. */
+  private static final int VERSION_5 = 5;
 
   /** Version 4 had no secondary indexes; it is still read. */
   private static final int VERSION_4 = 4;
@@ -170,8 +174,8 @@ public final class SchemaStore {
             dropped.put(id, d);
           }
         }
-        if (version >= VERSION) {
-          List<IndexDef> ix = readIndexes(in);
+        if (version >= VERSION_5) {
+          List<IndexDef> ix = readIndexes(in, version);
           if (!ix.isEmpty()) {
             indexes.put(id, ix);
           }
@@ -185,13 +189,26 @@ public final class SchemaStore {
     return new Content(keyspaces, types, out, dropped, indexes);
   }
 
-  private static List<IndexDef> readIndexes(DataInputStream in) throws IOException {
+  private static List<IndexDef> readIndexes(DataInputStream in, int version) throws IOException {
     int n = in.readInt();
     List<IndexDef> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String name = in.readUTF();
       String column = in.readUTF();
-      out.add(new IndexDef(name, column, IndexDef.Kind.valueOf(in.readUTF())));
+      IndexDef.Kind kind = IndexDef.Kind.valueOf(in.readUTF());
+      IndexDef.Target target = IndexDef.Target.SIMPLE;
+      TreeMap<String, String> options = new TreeMap<>();
+      if (version >= VERSION) {
+        target = IndexDef.Target.valueOf(in.readUTF());
+        int k = in.readInt();
+        if (k < 0) {
+          throw new IllegalArgumentException("negative index option count " + k);
+        }
+        for (int j = 0; j < k; j++) {
+          options.put(in.readUTF(), in.readUTF());
+        }
+      }
+      out.add(new IndexDef(name, column, kind, target, options));
     }
     return out;
   }
@@ -203,6 +220,12 @@ public final class SchemaStore {
       out.writeUTF(d.name());
       out.writeUTF(d.column());
       out.writeUTF(d.kind().name());
+      out.writeUTF(d.target().name());
+      out.writeInt(d.options().size());
+      for (Map.Entry<String, String> e : d.options().entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeUTF(e.getValue());
+      }
     }
   }
 

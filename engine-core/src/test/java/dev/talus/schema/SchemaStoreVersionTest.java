@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * schema.db version 4 stores each table's dropped columns, version 5 also its secondary indexes;
- * version 3 and 4 files are still read, and a newer version is refused with its number.
+ * schema.db version 4 stores each table's dropped columns, version 5 also its secondary indexes,
+ * version 6 each index's target and options; version 3, 4 and 5 files are still read, and a newer
+ * version is refused with its number.
  */
 class SchemaStoreVersionTest {
   @TempDir Path dir;
@@ -54,37 +55,78 @@ class SchemaStoreVersionTest {
     Files.write(dir.resolve(SchemaStore.FILE), all);
   }
 
+  private static SchemaStore.Content withIndexes(List<IndexDef> indexes) {
+    return new SchemaStore.Content(
+        Map.of("ks", KeyspaceSchema.builder("ks").build()),
+        Map.of(),
+        Map.of(7, table()),
+        Map.of(),
+        Map.of(7, indexes));
+  }
+
   @Test
-  void version5StoresTheIndexesOfEachTable() throws IOException {
-    List<IndexDef> indexes = List.of(IndexDef.sai("t_v", "v"));
-    SchemaStore.save(
-        fs,
-        dir,
-        new SchemaStore.Content(
-            Map.of("ks", KeyspaceSchema.builder("ks").build()),
-            Map.of(),
-            Map.of(7, table()),
-            Map.of(),
-            Map.of(7, indexes)));
-    byte[] v5 = file();
-    assertThat(ByteBuffer.wrap(v5).getInt(4)).isEqualTo(5);
-    // the last table ends with: dropped count 0, index count 1, "t_v", "v", "SAI"
-    int body = v5.length - 4;
-    byte[] expected = {0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 't', '_', 'v', 0, 1, 'v', 0, 3, 'S', 'A', 'I'};
-    assertThat(Arrays.copyOfRange(v5, body - expected.length, body)).isEqualTo(expected);
+  void version6StoresTheIndexesOfEachTableWithTargetAndOptions() throws IOException {
+    List<IndexDef> indexes =
+        List.of(
+            IndexDef.sai("t_v", "v")
+                .withTarget(IndexDef.Target.KEYS)
+                .withOption("b", "2")
+                .withOption("a", "1"));
+    SchemaStore.save(fs, dir, withIndexes(indexes));
+    byte[] v6 = file();
+    assertThat(ByteBuffer.wrap(v6).getInt(4)).isEqualTo(6);
+    // the last table ends with: dropped count 0, index count 1, "t_v", "v", "SAI", "KEYS",
+    // option count 2, "a" "1", "b" "2" (sorted by name)
+    int body = v6.length - 4;
+    byte[] expected = {
+      0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 't', '_', 'v', 0, 1, 'v', 0, 3, 'S', 'A', 'I', 0, 4, 'K', 'E',
+      'Y', 'S', 0, 0, 0, 2, 0, 1, 'a', 0, 1, '1', 0, 1, 'b', 0, 1, '2'
+    };
+    assertThat(Arrays.copyOfRange(v6, body - expected.length, body)).isEqualTo(expected);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
     assertThat(back.indexesOf(7)).isEqualTo(indexes);
+    assertThat(back.indexesOf(7).get(0).options())
+        .containsExactly(Map.entry("a", "1"), Map.entry("b", "2"));
     assertThat(back.tables().get(7)).isEqualTo(table());
+  }
+
+  @Test
+  void aVersion5FileIsReadAsIndexesOfWholeValuesWithoutOptions() throws IOException {
+    SchemaStore.save(fs, dir, withIndexes(List.of(IndexDef.sai("t_v", "v"))));
+    byte[] v6 = file();
+    // version 5 is version 6 without the target ("SIMPLE") and option count (0) of the last index
+    int body = v6.length - 4;
+    byte[] tail = {0, 6, 'S', 'I', 'M', 'P', 'L', 'E', 0, 0, 0, 0};
+    assertThat(Arrays.copyOfRange(v6, body - tail.length, body)).isEqualTo(tail);
+    byte[] v5 = Arrays.copyOf(v6, body - tail.length);
+    ByteBuffer.wrap(v5).putInt(4, 5);
+    write(v5);
+    SchemaStore.Content back = SchemaStore.load(fs, dir);
+    assertThat(back.indexesOf(7)).containsExactly(IndexDef.sai("t_v", "v"));
+    assertThat(back.indexesOf(7).get(0).target()).isEqualTo(IndexDef.Target.SIMPLE);
+    assertThat(back.indexesOf(7).get(0).options()).isEmpty();
+  }
+
+  @Test
+  void aNegativeIndexOptionCountIsDamage() throws IOException {
+    SchemaStore.save(fs, dir, withIndexes(List.of(IndexDef.sai("t_v", "v"))));
+    byte[] v6 = file();
+    byte[] body = Arrays.copyOf(v6, v6.length - 4);
+    ByteBuffer.wrap(body).putInt(body.length - 4, -1);
+    write(body);
+    assertThatThrownBy(() -> SchemaStore.load(fs, dir))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("negative index option count -1");
   }
 
   @Test
   void aVersion4FileIsReadWithoutIndexes() throws IOException {
     SchemaStore.save(fs, dir, content(Map.of()));
-    byte[] v5 = file();
-    // version 4 is version 5 without the index count (0) after the last (only) table
-    int body = v5.length - 4;
-    assertThat(ByteBuffer.wrap(v5).getInt(body - 4)).isZero();
-    byte[] v4 = Arrays.copyOf(v5, body - 4);
+    byte[] v6 = file();
+    // version 4 is version 6 without the index count (0) after the last (only) table
+    int body = v6.length - 4;
+    assertThat(ByteBuffer.wrap(v6).getInt(body - 4)).isZero();
+    byte[] v4 = Arrays.copyOf(v6, body - 4);
     ByteBuffer.wrap(v4).putInt(4, 4);
     write(v4);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
@@ -99,7 +141,7 @@ class SchemaStoreVersionTest {
             new DroppedColumn("old", DataType.set(DataType.TEXT), ColumnDef.Kind.REGULAR, 1, 123L),
             new DroppedColumn("st", DataType.INT, ColumnDef.Kind.STATIC, 2, 456L));
     SchemaStore.save(fs, dir, content(Map.of(7, dropped)));
-    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(5);
+    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(6);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
     assertThat(back.droppedOf(7)).isEqualTo(dropped);
     assertThat(back.tables().get(7)).isEqualTo(table());
@@ -109,7 +151,7 @@ class SchemaStoreVersionTest {
   void aVersion3FileIsReadWithoutDroppedColumns() throws IOException {
     SchemaStore.save(fs, dir, content(Map.of()));
     byte[] v4 = file();
-    // version 3 is version 5 without the dropped-column and index counts (0, 0) after the last
+    // version 3 is version 6 without the dropped-column and index counts (0, 0) after the last
     // (only) table
     int body = v4.length - 4;
     assertThat(ByteBuffer.wrap(v4).getLong(body - 8)).isZero();
@@ -126,10 +168,10 @@ class SchemaStoreVersionTest {
     SchemaStore.save(fs, dir, content(Map.of()));
     byte[] v = file();
     byte[] body = Arrays.copyOf(v, v.length - 4);
-    ByteBuffer.wrap(body).putInt(4, 6);
+    ByteBuffer.wrap(body).putInt(4, 7);
     write(body);
     assertThatThrownBy(() -> SchemaStore.load(fs, dir))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("schema format version 6 is newer than this build reads (1 to 5)");
+        .hasMessageContaining("schema format version 7 is newer than this build reads (1 to 6)");
   }
 }
