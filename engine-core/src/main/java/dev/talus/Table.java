@@ -150,10 +150,14 @@ public final class Table {
    * kept across reopens. See {@link IndexDef} for what can be indexed. Index names are unique
    * within the keyspace.
    *
-   * <p>The index's components are built for every SSTable the table has before this returns, and
-   * written with every later flush and compaction. A read that restricts the column by equality
-   * (or, for types other than text, by a range) then needs no {@link Select#allowFiltering} and
-   * reads only the partitions the index names; its result is exactly that of the filtering read.
+   * <p>This returns once the definition is durable. On a table without SSTables the index is
+   * queryable at once; otherwise its components are built for the existing SSTables on a background
+   * thread, and until that ends the index is {@link IndexStatus.State#BUILDING}: a read that needs
+   * it is refused with {@link IndexNotAvailableException} (see {@link #indexStatus} and {@link
+   * #awaitIndexBuilt}). Every later flush and compaction writes the components too. A read that
+   * restricts the column by equality (or, for types other than text, by a range) then needs no
+   * {@link Select#allowFiltering} and reads only the rows the index names; its result is exactly
+   * that of the filtering read.
    *
    * @throws InvalidQueryException if the name is taken in the keyspace, the column is missing or
    *     cannot be indexed, or the column already has an index of that kind
@@ -188,6 +192,32 @@ public final class Table {
    */
   public boolean dropIndex(String name, boolean ifExists) {
     return store.dropIndex(name, ifExists);
+  }
+
+  /**
+   * The state of index {@code name}: queryable, building (SSTables built of those to build) or
+   * failed (with the reason), with its size on disk and the reads it served.
+   *
+   * @throws InvalidQueryException if this table has no index of that name
+   */
+  public IndexStatus indexStatus(String name) {
+    return store.indexStatus(name);
+  }
+
+  /**
+   * Waits until index {@code name} is queryable — at once if it is — or {@code timeout} passed. The
+   * wait ends on the build's own completion signal.
+   *
+   * @return true if the index is queryable, false if the timeout passed first
+   * @throws IndexNotAvailableException if its build failed (with the reason) or it was dropped
+   * @throws InvalidQueryException if this table has no index of that name
+   * @throws TalusClosedException if the database closes before the build ends (the next open
+   *     resumes it)
+   * @throws InterruptedException if the calling thread is interrupted while waiting
+   */
+  public boolean awaitIndexBuilt(String name, java.time.Duration timeout)
+      throws InterruptedException {
+    return store.awaitIndexBuilt(name, timeout);
   }
 
   /** The table's secondary indexes, in creation order. */

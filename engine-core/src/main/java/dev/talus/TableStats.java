@@ -1,6 +1,7 @@
 package dev.talus;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -52,6 +53,8 @@ import java.util.Optional;
  *     before which none starts (1 s after the first failure, the delay doubling with each further
  *     failure up to 5 min); empty otherwise
  * @param lastCompactionFailure the last such failure (which compaction, and the error), or empty
+ * @param indexes the table's storage-attached indexes, in creation order: state and build progress,
+ *     size on disk, SSTables covered and reads served ({@link IndexStatus})
  */
 public record TableStats(
     String table,
@@ -87,9 +90,11 @@ public record TableStats(
     long failedCompactions,
     int consecutiveCompactionFailures,
     Optional<Instant> compactionRetryAt,
-    String lastCompactionFailure) {
+    String lastCompactionFailure,
+    List<IndexStatus> indexes) {
   public TableStats {
     sstablesPerLevel = Map.copyOf(sstablesPerLevel);
+    indexes = List.copyOf(indexes);
     bytesPerLevel = Map.copyOf(bytesPerLevel);
   }
 

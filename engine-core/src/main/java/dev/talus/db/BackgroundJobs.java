@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The threads of one database and the work queued on them: background flushes (one queued per table
  * at most), background compaction rounds (one queued per table at most), the retries of flushes and
- * compactions a full disk failed ({@link DiskFullRetries}), and the read threads of multi-partition
- * reads. Threads are daemons named after the database and their job; {@link Database#close()} stops
- * them. Thread-safe.
+ * compactions a full disk failed ({@link DiskFullRetries}), the builds of indexes created on tables
+ * with data or found incomplete at open (one thread, in order; {@link IndexBuildJob}), and the read
+ * threads of multi-partition reads. Threads are daemons named after the database and their job;
+ * {@link Database#close()} stops them. Thread-safe.
  */
 final class BackgroundJobs implements FlushTrigger {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
@@ -31,6 +32,7 @@ final class BackgroundJobs implements FlushTrigger {
   private final ExecutorService readExecutor;
   private final ExecutorService flushExecutor;
   private final ExecutorService compactionExecutor;
+  private final ExecutorService indexBuildExecutor;
   private final Set<TableStore> compactionQueued = ConcurrentHashMap.newKeySet();
   private final DiskFullRetries diskFull;
   private final CompactionWakeUps wakeUps;
@@ -47,6 +49,8 @@ final class BackgroundJobs implements FlushTrigger {
     this.compactionExecutor =
         Executors.newFixedThreadPool(
             options.compactionThreads(), threads("talus-" + name + "-compaction-"));
+    this.indexBuildExecutor =
+        Executors.newSingleThreadExecutor(threads("talus-" + name + "-index-build-"));
     this.diskFull = new DiskFullRetries(ctx, "talus-" + name + "-retry", this::scheduleCompaction);
     this.wakeUps =
         new CompactionWakeUps("talus-" + name + "-compaction-retry", this::scheduleCompaction);
@@ -75,6 +79,15 @@ final class BackgroundJobs implements FlushTrigger {
   /** The threads that read the partitions of a multi-partition read in parallel. */
   ExecutorService readThreads() {
     return readExecutor;
+  }
+
+  /** Queues a background index build (see {@link IndexBuildJob}); dropped once closing. */
+  void scheduleIndexBuild(Runnable build) {
+    try {
+      indexBuildExecutor.execute(build);
+    } catch (RejectedExecutionException e) {
+      // closing: the build stays unfinished and the next open resumes it
+    }
   }
 
   /**
@@ -205,9 +218,11 @@ final class BackgroundJobs implements FlushTrigger {
     diskFull.stop();
     wakeUps.stop();
     compactionExecutor.shutdown();
+    indexBuildExecutor.shutdown();
     flushExecutor.shutdown();
     try {
       compactionExecutor.awaitTermination(60, TimeUnit.SECONDS);
+      indexBuildExecutor.awaitTermination(60, TimeUnit.SECONDS);
       if (giveUpOnInterrupt) {
         flushExecutor.awaitTermination(60, TimeUnit.SECONDS);
       }

@@ -1,9 +1,13 @@
 package dev.talus.db;
 
+import dev.talus.ColumnDef;
+import dev.talus.IndexStatus;
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
 import dev.talus.TableSchema;
 import dev.talus.data.PartitionKey;
+import dev.talus.index.IndexCandidates;
+import dev.talus.index.IndexProgress;
 import dev.talus.index.IndexQueries;
 import dev.talus.index.IndexRange;
 import dev.talus.memtable.Memtable;
@@ -11,6 +15,7 @@ import dev.talus.read.ReadPath;
 import dev.talus.request.ReadRequest;
 import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
+import dev.talus.request.TupleRestriction;
 import dev.talus.schema.KeyCodec;
 import dev.talus.sstable.SSTableReader;
 import dev.talus.table.TableStore;
@@ -22,19 +27,23 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NavigableSet;
-import java.util.TreeSet;
 
 /**
  * A read served by the table's storage-attached indexes ({@link IndexQueries}). Without the
- * partition key: the candidate partitions are those whose rows may match every indexed condition
- * (per condition, the union over the SSTables' term dictionaries and a scan of the memtables; then
- * the intersection), in token order; each is then read by the normal read path with every condition
- * of the query applied as a filter, so what returns is exactly what a filtering scan returns —
- * overwritten, deleted and expired values never do. With the partition key, the named partitions
- * are read the same way. Paging state: the rows returned so far, the last partition read and the
- * inner read's own paging state within it. Stateless.
+ * partition key: the candidate rows are those that may match every indexed condition (per
+ * condition, the union over the SSTables' term dictionaries and a scan of the memtables; then the
+ * intersection), grouped by partition in token order; each partition is then read by the normal
+ * read path with every condition of the query applied as a filter — only its candidate rows (a
+ * {@code (clustering) IN (...)} restriction) when the query restricts no clustering column, the
+ * partition has at most {@link IndexCandidates#MAX_ROWS} of them and they fit in the page, else the
+ * whole partition — so that the read path applies partition deletions, range tombstones, TTL and
+ * newer values to each row as it always does, so what returns is exactly what a filtering scan
+ * returns — overwritten, deleted and expired values never do. With the partition key, the named
+ * partitions are read the same way. Paging state: the rows returned so far, the last partition read
+ * and the inner read's own paging state within it. Stateless.
  */
 final class IndexedRead {
   private static final int MAGIC = 0x53414950; // "SAIP"
@@ -49,23 +58,42 @@ final class IndexedRead {
       return null;
     }
     ReadRequest req = plan.request(); // analyzed equalities rechecked as analyzed
+    // a read that opted into filtering is served by the filtering scan while an index builds,
+    // unless an analyzer changes its equalities (the scan would compare them unanalyzed)
+    boolean plainRecheck = req.restrictions().equals(asked.restrictions());
+    for (IndexRange range : plan.ranges()) {
+      IndexProgress p = store.indexes().progress(range.index().name());
+      if (p != null
+          && p.state() != IndexStatus.State.QUERYABLE
+          && req.allowFiltering()
+          && plainRecheck) {
+        return null; // the read opted into filtering: it reads without the index
+      }
+    }
+    for (IndexRange range : plan.ranges()) {
+      IndexProgress p = store.indexes().progress(range.index().name());
+      if (p != null) {
+        p.checkQueryable(); // refuses a building or failed index; counts the read
+      }
+    }
     if (plan.keyed()) {
       return reads.read(
           IndexQueries.narrowed(req, List.of(), req.limit(), req.pageSize(), req.pagingState()));
     }
     KeyCodec keys = store.keys();
-    NavigableSet<PartitionKey> candidates = candidates(store, keys, plan.ranges());
+    IndexCandidates candidates = candidates(store, keys, plan.ranges());
     Resume at = resume(req.pagingState());
     int returned = at.returned;
     byte[] inner = at.inner;
     NavigableSet<PartitionKey> todo =
         at.partition == null
-            ? candidates
-            : candidates.tailSet(PartitionKey.of(at.partition), at.inclusive);
+            ? candidates.partitions()
+            : candidates.partitions().tailSet(PartitionKey.of(at.partition), at.inclusive);
     List<ResultRow> rows = new ArrayList<>();
     int sources = 0;
     int tombstones = 0;
     TableSchema s = keys.schema();
+    boolean rowLevel = !s.clustering().isEmpty() && !restrictsClustering(s, req);
     for (PartitionKey pk : todo) {
       if (returned >= req.limit()) {
         break;
@@ -80,7 +108,14 @@ final class IndexedRead {
             new Restriction(s.partitionKey().get(i).name(), Restriction.Op.EQ, List.of(values[i])));
       }
       int room = Math.min(req.limit() - returned, req.pageSize() - rows.size());
-      ReadResult r = reads.read(IndexQueries.narrowed(req, eq, Integer.MAX_VALUE, room, inner));
+      NavigableSet<byte[]> only = rowLevel && inner == null ? candidates.rowsOf(pk) : null;
+      ReadRequest one = IndexQueries.narrowed(req, eq, Integer.MAX_VALUE, room, inner);
+      if (only != null && only.size() < req.pageSize() - rows.size()) {
+        // only the candidate rows: fewer than the page has room for, so this read ends within
+        // the page (or at the limit) and never hands out an inner paging state tied to the list
+        one = onlyRows(one, keys, only);
+      }
+      ReadResult r = reads.read(one);
       inner = null;
       rows.addAll(r.rows());
       returned += r.rows().size();
@@ -94,8 +129,45 @@ final class IndexedRead {
     return new ReadResult(rows, null, sources, tombstones);
   }
 
-  /** The partitions that may match every range, from one consistent view of the table. */
-  private static NavigableSet<PartitionKey> candidates(
+  /** Whether {@code req} restricts a clustering column (then its rows are not narrowed). */
+  private static boolean restrictsClustering(TableSchema s, ReadRequest req) {
+    if (!req.tupleRestrictions().isEmpty()) {
+      return true;
+    }
+    for (Restriction x : req.restrictions()) {
+      ColumnDef c = s.column(x.column()).orElse(null);
+      if (c != null && c.kind() == ColumnDef.Kind.CLUSTERING) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code one} reading only the rows of clusterings {@code only}: (c1, …, cn) IN (…). */
+  private static ReadRequest onlyRows(ReadRequest one, KeyCodec keys, NavigableSet<byte[]> only) {
+    List<String> columns = new ArrayList<>();
+    keys.schema().clustering().forEach(c -> columns.add(c.name()));
+    List<List<Object>> tuples = new ArrayList<>(only.size());
+    for (byte[] clustering : only) {
+      tuples.add(Arrays.asList(keys.decodeClustering(clustering)));
+    }
+    return new ReadRequest(
+        one.restrictions(),
+        List.of(new TupleRestriction(columns, Restriction.Op.IN, tuples)),
+        one.columns(),
+        one.orderBy(),
+        one.reversed(),
+        one.limit(),
+        one.pageSize(),
+        one.pagingState(),
+        one.allowFiltering(),
+        one.perPartitionLimit(),
+        one.tokenRestrictions(),
+        one.selectors());
+  }
+
+  /** The rows that may match every range, from one consistent view of the table. */
+  private static IndexCandidates candidates(
       TableStore store, KeyCodec keys, List<IndexRange> ranges) {
     while (true) {
       TableView v = store.tracker().current();
@@ -113,10 +185,9 @@ final class IndexedRead {
       try {
         List<Memtable> memtables = new ArrayList<>(v.flushing());
         memtables.add(v.active());
-        NavigableSet<PartitionKey> out = null;
+        IndexCandidates out = null;
         for (IndexRange range : ranges) {
-          NavigableSet<PartitionKey> these =
-              new TreeSet<>(store.indexes().candidates(range, memtables, taken, keys));
+          IndexCandidates these = store.indexes().candidates(range, memtables, taken, keys);
           if (out == null) {
             out = these;
           } else {

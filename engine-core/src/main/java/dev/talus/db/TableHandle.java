@@ -50,6 +50,7 @@ public final class TableHandle {
     this.db = db;
     this.readThreads = readThreads;
     store.indexes().define(db.catalog.indexes(store.id())); // the table's indexes, from the schema
+    TableIndexes.resume(db, store);
     this.parts = parts(store);
   }
 
@@ -121,6 +122,32 @@ public final class TableHandle {
     synchronized (db) {
       return TableIndexes.drop(db, store(), name, ifExists);
     }
+  }
+
+  /** The status of index {@code name} of this table. */
+  public dev.talus.IndexStatus indexStatus(String name) {
+    TableStore s = store();
+    for (dev.talus.IndexDef d : s.indexes().definitions()) {
+      if (d.name().equals(name)) {
+        return s.indexes().status(d, s.tracker().current().sstables());
+      }
+    }
+    throw noIndex(name);
+  }
+
+  /** Waits until index {@code name} is queryable (true) or the timeout passed (false). */
+  public boolean awaitIndexBuilt(String name, java.time.Duration timeout)
+      throws InterruptedException {
+    dev.talus.index.IndexProgress p = store().indexes().progress(name);
+    if (p == null) {
+      throw noIndex(name);
+    }
+    return p.await(timeout.toNanos());
+  }
+
+  private InvalidQueryException noIndex(String name) {
+    return new InvalidQueryException(
+        "Index '" + name + "' doesn't exist on table " + store().schema().name());
   }
 
   /** The table's secondary indexes, in creation order. */

@@ -4,7 +4,9 @@ import dev.talus.IndexDef;
 import dev.talus.InvalidQueryException;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
+import dev.talus.index.IndexProgress;
 import dev.talus.index.IndexRules;
+import dev.talus.sstable.SSTableReader;
 import dev.talus.table.TableStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,12 +16,28 @@ import java.util.Map;
 /**
  * CREATE INDEX and DROP INDEX, under the database's lock: checks the definition ({@link
  * IndexRules}), then stores the table's new index list in one atomic rewrite of the schema file
- * (the durable point: a crash leaves the old list or the new one), then builds a new index's
- * components for every live SSTable, or deletes a dropped one's. Index names are unique within a
- * keyspace, as in Cassandra. Stateless.
+ * (the durable point: a crash leaves the old list or the new one), then queues the background build
+ * of a new index's components for every live SSTable ({@link IndexBuildJob}; the index is building
+ * until it ends), or deletes a dropped one's. Index names are unique within a keyspace, as in
+ * Cassandra. Stateless.
  */
 final class TableIndexes {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableIndexes.class);
+
+  /**
+   * At open: queues a build of each index of {@code store} some live SSTable lacks a component of
+   * (a crash or a close stopped its build, or a file went missing); the index is building until it
+   * ends.
+   */
+  static void resume(Database db, TableStore store) {
+    List<SSTableReader> sstables = store.tracker().current().sstables();
+    for (IndexDef def : store.indexes().definitions()) {
+      IndexProgress p = store.indexes().resumeIfMissing(def, sstables, store.keys());
+      if (p != null) {
+        IndexBuildJob.schedule(db.jobs(), db.ctx, store, def, p, sstables);
+      }
+    }
+  }
 
   private TableIndexes() {}
 
@@ -47,17 +65,16 @@ final class TableIndexes {
     List<IndexDef> next = new ArrayList<>(mine);
     next.add(def);
     save(db, store, next, "create index " + def.name());
-    store.indexes().define(next);
+    List<SSTableReader> sstables = store.tracker().current().sstables();
+    IndexProgress p;
     try {
-      // built now for the SSTables there are; one that misses it later is built when first needed
-      store.indexes().buildFor(def, store.tracker().current().sstables(), store.keys());
-    } catch (IOException | RuntimeException e) {
-      LOG.warn(
-          "Building index {} of table {} failed; it is built when a query first needs it",
-          def.name(),
-          s.name(),
-          e);
+      p = store.indexes().startBuild(def, sstables);
+    } catch (IOException e) {
+      throw new StorageException(
+          "cannot clear the leftover files of index " + def.name() + ": " + e.getMessage(), e);
     }
+    store.indexes().define(next);
+    IndexBuildJob.schedule(db.jobs(), db.ctx, store, def, p, sstables);
     return true;
   }
 

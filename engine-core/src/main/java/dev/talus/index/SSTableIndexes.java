@@ -1,6 +1,7 @@
 package dev.talus.index;
 
 import dev.talus.IndexDef;
+import dev.talus.IndexStatus;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
@@ -16,13 +17,13 @@ import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The storage-attached indexes of one table: their definitions, the components of each live SSTable
- * (opened on first use and kept open), and the candidate partitions of a query. A component that is
+ * (opened on first use and kept open), and the candidate rows of a query. A component that is
  * missing or fails its checks when opened is rebuilt from its SSTable before it is used, so a
  * damaged index is never read. Memtables are not indexed: a query scans them, comparing the term of
  * each row's cell. A vector index has a vector file per SSTable instead of a term dictionary
@@ -43,6 +44,13 @@ public final class SSTableIndexes implements AutoCloseable {
   private final String table;
   private volatile List<IndexDef> definitions = List.of();
   private final Map<Long, Attached> attached = new ConcurrentHashMap<>();
+  private final Map<String, IndexProgress> progress = new ConcurrentHashMap<>();
+
+  /**
+   * Held by a background build while it builds one SSTable's dictionary and by the deletion of a
+   * dropped index's files, so that a build never writes a file of an index after it was dropped.
+   */
+  private final Object buildLock = new Object();
 
   /** The opened components of one SSTable; guarded by itself. */
   private static final class Attached {
@@ -66,6 +74,17 @@ public final class SSTableIndexes implements AutoCloseable {
     definitions = List.copyOf(next);
     Set<String> names = new HashSet<>();
     next.forEach(d -> names.add(d.name()));
+    for (IndexDef d : next) {
+      progress.computeIfAbsent(d.name(), IndexProgress::queryable);
+    }
+    for (Iterator<Map.Entry<String, IndexProgress>> it = progress.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, IndexProgress> e = it.next();
+      if (!names.contains(e.getKey())) {
+        e.getValue().dropped();
+        it.remove();
+      }
+    }
     for (Attached a : attached.values()) {
       synchronized (a) {
         for (Iterator<Map.Entry<String, IndexTermsReader>> it = a.terms.entrySet().iterator();
@@ -115,16 +134,63 @@ public final class SSTableIndexes implements AutoCloseable {
     }
   }
 
+  /** The build state of index {@code name}; null if the table has no such index. */
+  public IndexProgress progress(String name) {
+    return progress.get(name);
+  }
+
   /**
-   * Makes sure every SSTable has the components of index {@code def} (CREATE INDEX on a table with
-   * data), building what is missing or damaged; returns how many SSTables it built for.
+   * Marks a new index {@code def} (not yet defined) as building over {@code sstables}, after
+   * deleting any dictionary of that name they still hold (left by an index of the same name that
+   * was dropped by a crash before its files were), so that the build writes every one afresh.
    */
-  public int buildFor(IndexDef def, List<SSTableReader> sstables, KeyCodec keys)
-      throws IOException {
-    int built = 0;
+  public IndexProgress startBuild(IndexDef def, List<SSTableReader> sstables) throws IOException {
+    synchronized (buildLock) {
+      for (SSTableReader r : sstables) {
+        fs.delete(SaiFiles.terms(r.descriptor(), def.name()));
+        fs.delete(SaiFiles.vectors(r.descriptor(), def.name()));
+      }
+      IndexProgress p = IndexProgress.building(def.name(), sstables.size());
+      progress.put(def.name(), p);
+      return p;
+    }
+  }
+
+  /**
+   * Marks defined index {@code def} as building again over {@code sstables} if one of them lacks a
+   * component (at open: a crash or a close stopped its build); returns the new state, or null if
+   * nothing is missing.
+   */
+  public IndexProgress resumeIfMissing(IndexDef def, List<SSTableReader> sstables, KeyCodec keys) {
+    boolean vector = VectorSearch.isVector(keys, def);
     for (SSTableReader r : sstables) {
+      if (!fs.exists(SaiFiles.keys(r.descriptor()))
+          || !fs.exists(
+              vector
+                  ? SaiFiles.vectors(r.descriptor(), def.name())
+                  : SaiFiles.terms(r.descriptor(), def.name()))) {
+        IndexProgress p = IndexProgress.building(def.name(), sstables.size());
+        progress.put(def.name(), p);
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * One step of a background build: makes sure SSTable {@code r} has the components of {@code def},
+   * building what is missing or damaged. False if the build no longer matters ({@code p} is not the
+   * index's state any more: it was dropped, perhaps created again). An SSTable compacted away
+   * meanwhile is skipped: its output was written with the index.
+   */
+  public boolean buildOne(IndexProgress p, IndexDef def, SSTableReader r, KeyCodec keys)
+      throws IOException {
+    synchronized (buildLock) {
+      if (progress.get(def.name()) != p) {
+        return false;
+      }
       if (!r.tryRef()) {
-        continue; // compacted away meanwhile: its output was written with the index
+        return true;
       }
       try {
         Attached a = attachedOf(r);
@@ -132,40 +198,83 @@ public final class SSTableIndexes implements AutoCloseable {
           if (VectorSearch.isVector(keys, def)) {
             if (a.vectors.get(def.name()) == null) {
               openVectors(a, r, keys, def);
-              built++;
             }
           } else if (a.terms.get(def.name()) == null) {
             openTerms(a, r, keys, def);
-            built++;
           }
         }
       } finally {
         r.release();
       }
+      return true;
     }
-    return built;
   }
 
   /** Deletes the term dictionaries of a dropped index from every SSTable. */
   public void dropFiles(String index, List<SSTableReader> sstables) throws IOException {
-    for (SSTableReader r : sstables) {
-      fs.delete(SaiFiles.terms(r.descriptor(), index));
-      fs.delete(SaiFiles.vectors(r.descriptor(), index));
+    synchronized (buildLock) {
+      for (SSTableReader r : sstables) {
+        fs.delete(SaiFiles.terms(r.descriptor(), index));
+        fs.delete(SaiFiles.vectors(r.descriptor(), index));
+      }
     }
   }
 
   /**
-   * The partitions of these sources that may hold a row whose value of the range's column lies in
-   * the range: from each SSTable's term dictionary, and by scanning the memtables. A superset: the
-   * caller reads every candidate and checks it. The caller holds references on the SSTables.
+   * The status of index {@code def} over the live {@code sstables}: its build state, how many of
+   * them hold its dictionary and the bytes of its dictionaries and of the shared row-key maps.
    */
-  public Set<PartitionKey> candidates(
+  public IndexStatus status(IndexDef def, List<SSTableReader> sstables) {
+    IndexProgress p = progress.get(def.name());
+    int covered = 0;
+    long terms = 0;
+    long rowKeys = 0;
+    for (SSTableReader r : sstables) {
+      long t = sizeOrMinusOne(SaiFiles.terms(r.descriptor(), def.name()));
+      if (t >= 0) {
+        covered++;
+        terms += t;
+      }
+      rowKeys += Math.max(0, sizeOrMinusOne(SaiFiles.keys(r.descriptor())));
+    }
+    IndexStatus.State state = p == null ? IndexStatus.State.QUERYABLE : p.state();
+    return new IndexStatus(
+        def.name(),
+        def.column(),
+        state,
+        p == null ? 0 : p.built(),
+        p == null ? 0 : p.total(),
+        covered,
+        sstables.size(),
+        terms,
+        rowKeys,
+        p == null ? 0 : p.queries(),
+        state == IndexStatus.State.FAILED ? p.failure() : null);
+  }
+
+  private long sizeOrMinusOne(Path file) {
+    try {
+      return fs.exists(file) ? fs.size(file) : -1;
+    } catch (IOException e) {
+      return -1; // deleted meanwhile (a compaction removed its SSTable)
+    }
+  }
+
+  /**
+   * The rows of these sources that may hold a value of the range's column in the range: from each
+   * SSTable's term dictionary (row ids, then their partition keys and clusterings from the row-key
+   * map), and by scanning the memtables. A superset: the caller reads every candidate and checks
+   * it. A table without clustering columns gets whole partitions. The caller holds references on
+   * the SSTables.
+   */
+  public IndexCandidates candidates(
       IndexRange range, List<Memtable> memtables, List<SSTableReader> sstables, KeyCodec keys)
       throws IOException {
-    Set<PartitionKey> out = new TreeSet<>();
+    IndexCandidates out = new IndexCandidates();
     if (range.isEmpty()) {
       return out;
     }
+    boolean rowLevel = !keys.schema().clustering().isEmpty();
     for (SSTableReader r : sstables) {
       Attached a = attachedOf(r);
       synchronized (a) {
@@ -176,14 +285,7 @@ public final class SSTableIndexes implements AutoCloseable {
         RoaringBitmap rows =
             terms.range(
                 range.lower(), range.lowerInclusive(), range.upper(), range.upperInclusive());
-        byte[] last = null;
-        for (Iterator<Integer> it = rows.iterator(); it.hasNext(); ) {
-          byte[] pk = a.keys.partitionKey(it.next());
-          if (last == null || !java.util.Arrays.equals(last, pk)) {
-            out.add(PartitionKey.of(pk));
-            last = pk;
-          }
-        }
+        addHits(a.keys, rows, rowLevel, out);
       }
     }
     IndexTerms.Source source = IndexTerms.source(range.index(), keys);
@@ -193,12 +295,17 @@ public final class SSTableIndexes implements AutoCloseable {
     boolean[] hit = new boolean[1];
     for (Memtable m : memtables) {
       for (MemPartition p : m.partitions()) {
-        hit[0] = false;
-        for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext() && !hit[0]; ) {
-          IndexTerms.terms(source, it.next(), term -> hit[0] |= range.contains(term));
-        }
-        if (hit[0]) {
-          out.add(p.key());
+        for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
+          Row row = it.next();
+          hit[0] = false;
+          IndexTerms.terms(source, row, term -> hit[0] |= range.contains(term));
+          if (hit[0]) {
+            if (!rowLevel || row.isStatic()) {
+              out.addPartition(p.key());
+              break;
+            }
+            out.addRow(p.key(), row.clustering());
+          }
         }
       }
     }
@@ -230,6 +337,42 @@ public final class SSTableIndexes implements AutoCloseable {
     }
   }
 
+  /**
+   * Adds the rows of {@code hits} (row ids of one SSTable, ascending, so each partition's rows come
+   * together): a partition with more hits than {@link IndexCandidates#MAX_ROWS} whole, without
+   * reading its row keys; the others row by row.
+   */
+  private static void addHits(
+      IndexRowKeysReader rowKeys, RoaringBitmap hits, boolean rowLevel, IndexCandidates out)
+      throws IOException {
+    byte[] last = null;
+    int[] group = new int[IndexCandidates.MAX_ROWS + 1];
+    int n = 0;
+    for (Iterator<Integer> it = hits.iterator(); ; ) {
+      int rowId = it.hasNext() ? it.next() : -1;
+      byte[] pk = rowId < 0 ? null : rowKeys.partitionKey(rowId);
+      if (last != null && (pk == null || !Arrays.equals(last, pk))) {
+        PartitionKey key = PartitionKey.of(last);
+        if (!rowLevel || n > IndexCandidates.MAX_ROWS) {
+          out.addPartition(key);
+        } else if (!out.isWhole(key)) {
+          for (int i = 0; i < n; i++) {
+            out.addRow(key, rowKeys.rowKey(group[i]).clustering());
+          }
+        }
+        n = 0;
+      }
+      if (pk == null) {
+        return;
+      }
+      last = pk;
+      if (n < group.length) {
+        group[n] = rowId;
+      }
+      n++;
+    }
+  }
+
   /** Closes the components of SSTables that are no longer live. */
   public void retain(List<SSTableReader> live) {
     Set<Long> gens = new HashSet<>();
@@ -245,6 +388,7 @@ public final class SSTableIndexes implements AutoCloseable {
 
   @Override
   public void close() {
+    progress.values().forEach(IndexProgress::closed);
     for (Attached a : attached.values()) {
       closeAll(a);
     }

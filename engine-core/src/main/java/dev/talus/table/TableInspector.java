@@ -1,5 +1,7 @@
 package dev.talus.table;
 
+import dev.talus.IndexDef;
+import dev.talus.IndexStatus;
 import dev.talus.Percentiles;
 import dev.talus.SSTableSummary;
 import dev.talus.TableHistograms;
@@ -78,7 +80,16 @@ public final class TableInspector {
         c.failures().total(),
         c.failures().consecutive(),
         c.failures().retryAt(),
-        c.failures().lastFailure());
+        c.failures().lastFailure(),
+        indexes(v));
+  }
+
+  private List<IndexStatus> indexes(TableView v) {
+    List<IndexStatus> out = new ArrayList<>();
+    for (IndexDef d : table.indexes().definitions()) {
+      out.add(table.indexes().status(d, v.sstables()));
+    }
+    return out;
   }
 
   /** The live SSTables with their statistics, oldest first. */

@@ -9,6 +9,7 @@ import dev.talus.Table;
 import dev.talus.TalusDb;
 import dev.talus.VerifyReport;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -53,6 +54,9 @@ class IndexCrashTest {
       try (TalusDb db = TalusDb.open(EngineCrashChild.options(dir, CommitLogSync.BATCH))) {
         Table t = db.table("t");
         List<String> names = t.indexes().stream().map(IndexDef::name).toList();
+        for (String name : names) { // a build the kill stopped resumes at open
+          assertThat(t.awaitIndexBuilt(name, Duration.ofMinutes(2))).as(name).isTrue();
+        }
         assertThat(names).as("cycle %d", cycle).contains("t_a");
         for (int v = 0; v < 5; v++) {
           String a = "v" + v;

@@ -95,6 +95,7 @@ class IndexModelTest {
         if (what.equals("reopen")) {
           db = reopen.apply(db);
           t = db.table("t");
+          awaitBuilt(t); // a build stopped by the close resumes at open
         }
         for (int q = 0; q < 3; q++) {
           check(rnd, t, "seed " + seed + ", step " + step + " (" + what + ")");
@@ -168,6 +169,7 @@ class IndexModelTest {
     } else if (k < 96) {
       t.dropIndex("t_b");
       t.createIndex(IndexDef.sai("t_b", "b"));
+      awaitBuilt(t); // built in the background from the SSTables there are
       return "drop and recreate t_b";
     } else {
       return "reopen";
@@ -230,6 +232,17 @@ class IndexModelTest {
     assertThat(rows(s.execute()))
         .as(where + ": ANN of " + java.util.Arrays.toString(q) + " limit " + limit + " p " + p)
         .isEqualTo(expected);
+  }
+
+  private static void awaitBuilt(Table t) {
+    for (IndexDef d : t.indexes()) {
+      try {
+        assertThat(t.awaitIndexBuilt(d.name(), Duration.ofMinutes(2))).as(d.name()).isTrue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 
   private static void check(Random rnd, Table t, String where) {

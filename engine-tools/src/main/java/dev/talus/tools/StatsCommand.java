@@ -1,5 +1,6 @@
 package dev.talus.tools;
 
+import dev.talus.IndexStatus;
 import dev.talus.SSTableSummary;
 import dev.talus.Table;
 import dev.talus.TableStats;
@@ -133,6 +134,35 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "Bloom filter false ratio", Fmt.ratio(s.bloomFilterFalsePositiveRatio()));
     line(out, "Out-of-order flushes (TWCS)", s.outOfOrderFlushes());
     line(out, "Quarantined SSTables", s.quarantinedSSTables());
+    line(out, "Indexes", s.indexes().size());
+    for (IndexStatus i : s.indexes()) {
+      line(out, "Index " + i.name() + " on " + i.column(), index(i));
+    }
+  }
+
+  /**
+   * {@code QUERYABLE; covers 3/3 live SSTables; size 1.2 KiB (row-key maps, shared by the table's
+   * indexes: 800 B); reads served 0}; a build that is running or failed shows its progress ({@code
+   * BUILDING (1/3 SSTables built)}), and a failure its reason.
+   */
+  static String index(IndexStatus i) {
+    String progress =
+        i.state() == IndexStatus.State.QUERYABLE
+            ? ""
+            : " (" + i.sstablesBuilt() + "/" + i.sstablesToBuild() + " SSTables built)";
+    return i.state()
+        + progress
+        + "; covers "
+        + i.sstablesCovered()
+        + "/"
+        + i.liveSSTables()
+        + " live SSTables; size "
+        + Fmt.bytes(i.diskBytes())
+        + " (row-key maps, shared by the table's indexes: "
+        + Fmt.bytes(i.rowKeyMapBytes())
+        + "); reads served "
+        + i.queriesServed()
+        + (i.failure() == null ? "" : "; failed: " + i.failure());
   }
 
   private static void line(PrintWriter out, String label, Object value) {

@@ -2,7 +2,13 @@ package dev.talus.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.talus.IndexDef;
+import dev.talus.IndexStatus;
+import dev.talus.ManualClock;
+import dev.talus.Table;
+import dev.talus.TalusDb;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +45,39 @@ class StatsCommandTest {
         .contains("\tBloom filter false ratio: ")
         .contains("\tOut-of-order flushes (TWCS): 0");
     assertThat(r.out().indexOf("Table: queue")).isLessThan(r.out().indexOf("Table: readings"));
+  }
+
+  @Test
+  void statsPrintEachIndexWithItsStateSizeAndCoverage() throws InterruptedException {
+    try (TalusDb db = Fixtures.open(dir, new ManualClock(Fixtures.T0))) {
+      Table t = db.table("readings");
+      t.createIndex(IndexDef.sai("readings_value", "value"));
+      assertThat(t.awaitIndexBuilt("readings_value", Duration.ofMinutes(2))).isTrue();
+    }
+    Cli.Result r = Cli.run("stats", dir.toString(), "readings");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("\tIndexes: 1")
+        .containsPattern(
+            "(?m)^\tIndex readings_value on value: QUERYABLE; covers 2/2 live"
+                + " SSTables; size [0-9.]+ (bytes|KiB) \\(row-key maps, shared by the table's"
+                + " indexes: [0-9.]+ (bytes|KiB)\\); reads served 0$");
+    assertThat(Cli.run("stats", dir.toString(), "queue").out()).contains("\tIndexes: 0");
+  }
+
+  @Test
+  void aBuildingOrFailedIndexShowsItsProgressAndReason() {
+    IndexStatus building =
+        new IndexStatus("i", "v", IndexStatus.State.BUILDING, 1, 3, 1, 3, 10, 20, 0, null);
+    assertThat(StatsCommand.index(building))
+        .isEqualTo(
+            "BUILDING (1/3 SSTables built); covers 1/3 live SSTables; size 10 bytes (row-key maps,"
+                + " shared by the table's indexes: 20 bytes); reads served 0");
+    IndexStatus failed =
+        new IndexStatus("i", "v", IndexStatus.State.FAILED, 0, 3, 0, 3, 0, 0, 0, "disk error");
+    assertThat(StatsCommand.index(failed))
+        .startsWith("FAILED (0/3 SSTables built); covers 0/3")
+        .endsWith("; reads served 0; failed: disk error");
   }
 
   @Test

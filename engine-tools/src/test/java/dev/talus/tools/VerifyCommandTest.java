@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,8 @@ class VerifyCommandTest {
   }
 
   @Test
-  void aDamagedIndexComponentIsARebuildableWarningAndExits0() throws IOException {
+  void aDamagedIndexComponentIsARebuildableWarningAndExits0()
+      throws IOException, InterruptedException {
     index();
     Path terms = find("readings", "nb-1-SaiTerms_readings_value.db");
     flip(terms);
@@ -81,7 +83,8 @@ class VerifyCommandTest {
   }
 
   @Test
-  void dataDamageBesideIndexDamageStillExits2AndCountsOnlyTheDataFile() throws IOException {
+  void dataDamageBesideIndexDamageStillExits2AndCountsOnlyTheDataFile()
+      throws IOException, InterruptedException {
     index();
     flip(find("readings", "nb-1-SaiKeys.db"));
     flip(find("readings", "nb-2-Data.db"));
@@ -95,9 +98,11 @@ class VerifyCommandTest {
   }
 
   /** Adds an index on readings.value, built for both SSTables. */
-  private void index() {
+  private void index() throws InterruptedException {
     try (TalusDb db = Fixtures.open(dir, new ManualClock(Fixtures.T0))) {
       db.table("readings").createIndex(IndexDef.sai("readings_value", "value"));
+      assertThat(db.table("readings").awaitIndexBuilt("readings_value", Duration.ofMinutes(2)))
+          .isTrue();
     }
   }
 

@@ -1,0 +1,82 @@
+package dev.talus.index;
+
+import dev.talus.data.PartitionKey;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The rows an indexed read must look at: partitions in token order, each with the clusterings of
+ * its candidate rows (the row keys of the index hits), or "the whole partition" when it has more
+ * candidate rows than {@link #MAX_ROWS} (reading it whole with the filter is then as cheap) or when
+ * a hit names no row. A superset of the matching rows: the caller reads each candidate and checks
+ * it. Not thread-safe (one read builds and uses it).
+ */
+public final class IndexCandidates {
+  /** Above this many candidate rows in one partition the partition is read whole. */
+  public static final int MAX_ROWS = 64;
+
+  /** Partition → its candidate clusterings in unsigned byte order; null: the whole partition. */
+  private final NavigableMap<PartitionKey, NavigableSet<byte[]>> rows = new TreeMap<>();
+
+  /** Adds row {@code clustering} of partition {@code pk}. */
+  public void addRow(PartitionKey pk, byte[] clustering) {
+    if (rows.containsKey(pk) && rows.get(pk) == null) {
+      return;
+    }
+    NavigableSet<byte[]> set =
+        rows.computeIfAbsent(pk, k -> new TreeSet<>(Arrays::compareUnsigned));
+    set.add(clustering);
+    if (set.size() > MAX_ROWS) {
+      rows.put(pk, null);
+    }
+  }
+
+  /** Adds partition {@code pk} whole. */
+  public void addPartition(PartitionKey pk) {
+    rows.put(pk, null);
+  }
+
+  /** Whether {@code pk} holds candidates already read whole (no need to look at its rows). */
+  boolean isWhole(PartitionKey pk) {
+    return rows.containsKey(pk) && rows.get(pk) == null;
+  }
+
+  /** Keeps only the rows that are candidates in {@code other} too (AND of two conditions). */
+  public void retainAll(IndexCandidates other) {
+    for (Iterator<Map.Entry<PartitionKey, NavigableSet<byte[]>>> it = rows.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<PartitionKey, NavigableSet<byte[]>> e = it.next();
+      if (!other.rows.containsKey(e.getKey())) {
+        it.remove();
+        continue;
+      }
+      NavigableSet<byte[]> theirs = other.rows.get(e.getKey());
+      if (theirs == null) {
+        continue;
+      }
+      if (e.getValue() == null) {
+        e.setValue(new TreeSet<>(theirs));
+      } else {
+        e.getValue().retainAll(theirs);
+        if (e.getValue().isEmpty()) {
+          it.remove();
+        }
+      }
+    }
+  }
+
+  /** The candidate partitions, in token order. */
+  public NavigableSet<PartitionKey> partitions() {
+    return rows.navigableKeySet();
+  }
+
+  /** The candidate clusterings of {@code pk}, in order; null if it is to be read whole. */
+  public NavigableSet<byte[]> rowsOf(PartitionKey pk) {
+    return rows.get(pk);
+  }
+}
