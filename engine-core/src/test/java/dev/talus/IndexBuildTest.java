@@ -114,6 +114,31 @@ class IndexBuildTest {
   }
 
   @Test
+  void aFilteringReadOnAnAnalyzedIndexIsRefusedDuringTheBuildRatherThanCompareUnanalyzed()
+      throws InterruptedException {
+    FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
+    try (TalusDb db = open(fs)) {
+      Table t = load(db);
+      fs.stall(Op.WRITE, TERMS);
+      t.createIndex(IndexDef.sai("t_a", "a").withOption("case_sensitive", "false"));
+      try {
+        fs.awaitStalled(1);
+        // the scan would match 'V1' exactly and find nothing; the index matches it as 'v1'
+        assertThatThrownBy(() -> t.select().eq("a", "V1").allowFiltering().execute())
+            .isInstanceOf(IndexNotAvailableException.class)
+            .hasMessageStartingWith(
+                "The secondary index 't_a' is not yet available as it is building");
+      } finally {
+        fs.releaseStalls(); // else a failed assertion would leave the close waiting on the build
+      }
+      assertThat(t.awaitIndexBuilt("t_a", WAIT)).isTrue();
+      assertThat(keys(t.select().eq("a", "V1").allowFiltering().execute().rows()))
+          .isEqualTo(filtered(t, "v1"))
+          .isNotEmpty();
+    }
+  }
+
+  @Test
   void anIndexOnATableWithoutSSTablesIsQueryableAtOnce() throws InterruptedException {
     try (TalusDb db = TalusDb.open(TalusOptions.builder(dir).build())) {
       Table t =

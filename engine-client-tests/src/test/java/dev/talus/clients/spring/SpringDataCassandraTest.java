@@ -56,12 +56,13 @@ class SpringDataCassandraTest {
   }
 
   /**
-   * Each test starts on an empty table. Through the engine, not {@code orders.deleteAll()}: Spring
-   * Data runs that as CQL {@code TRUNCATE}, which engine-cql does not run yet.
+   * Each test starts on an empty table, emptied by the repository itself: Spring Data runs {@code
+   * deleteAll()} as CQL {@code TRUNCATE}.
    */
   @BeforeEach
   void emptyTheTable() {
-    talus.truncateAll();
+    orders.deleteAll();
+    assertThat(orders.count()).isZero();
   }
 
   private static MapId id(String customer, int id) {
