@@ -13,8 +13,6 @@ import com.datastax.oss.driver.api.core.data.TupleValue;
 import com.datastax.oss.driver.api.core.data.UdtValue;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.type.DataTypes;
-import dev.talus.TalusDb;
-import dev.talus.TalusOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,15 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CollectionSelectorsDriverTest {
   @TempDir static Path dir;
-  private TalusDb db;
-  private TalusServer server;
+  private DriverFixture fixture;
   private CqlSession session;
 
   @BeforeAll
   void start() {
-    db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
-    server = TalusServer.start(db);
-    session = DriverSessions.connect(server);
+    fixture = DriverFixture.open(dir);
+    session = fixture.session;
     session.execute(
         "CREATE KEYSPACE cs WITH replication = {'class': 'SimpleStrategy',"
             + " 'replication_factor': 1}");
@@ -61,13 +57,9 @@ class CollectionSelectorsDriverTest {
 
   @AfterAll
   void stop() {
-    if (session != null) {
-      session.close();
+    if (fixture != null) {
+      fixture.close();
     }
-    if (server != null) {
-      server.close();
-    }
-    db.close();
   }
 
   @Test

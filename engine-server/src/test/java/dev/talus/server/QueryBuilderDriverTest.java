@@ -20,8 +20,6 @@ import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.querybuilder.SchemaBuilder;
 import com.datastax.oss.driver.api.querybuilder.relation.Relation;
 import com.datastax.oss.driver.api.querybuilder.select.Selector;
-import dev.talus.TalusDb;
-import dev.talus.TalusOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -40,15 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueryBuilderDriverTest {
   @TempDir static Path dir;
-  private TalusDb db;
-  private TalusServer server;
+  private DriverFixture fixture;
   private CqlSession session;
 
   @BeforeAll
   void start() {
-    db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
-    server = TalusServer.start(db);
-    session = DriverSessions.connect(server);
+    fixture = DriverFixture.open(dir);
+    session = fixture.session;
     session.execute(SchemaBuilder.createKeyspace("qb").ifNotExists().withSimpleStrategy(1).build());
     session.execute(
         SchemaBuilder.createTable("qb", "events")
@@ -70,13 +66,9 @@ class QueryBuilderDriverTest {
 
   @AfterAll
   void stop() {
-    if (session != null) {
-      session.close();
+    if (fixture != null) {
+      fixture.close();
     }
-    if (server != null) {
-      server.close();
-    }
-    db.close();
   }
 
   @Test

@@ -12,7 +12,6 @@ import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.internal.core.metadata.token.Murmur3Token;
 import dev.talus.TalusDb;
-import dev.talus.TalusOptions;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -33,15 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SelectorsDriverTest {
   @TempDir static Path dir;
+  private DriverFixture fixture;
   private TalusDb db;
-  private TalusServer server;
   private CqlSession session;
 
   @BeforeAll
   void start() {
-    db = TalusDb.open(TalusOptions.builder(dir).backgroundCompaction(false).build());
-    server = TalusServer.start(db);
-    session = DriverSessions.connect(server);
+    fixture = DriverFixture.open(dir);
+    db = fixture.db;
+    session = fixture.session;
     session.execute(
         "CREATE KEYSPACE sel WITH replication = {'class': 'SimpleStrategy',"
             + " 'replication_factor': 1}");
@@ -74,13 +73,9 @@ class SelectorsDriverTest {
 
   @AfterAll
   void stop() {
-    if (session != null) {
-      session.close();
+    if (fixture != null) {
+      fixture.close();
     }
-    if (server != null) {
-      server.close();
-    }
-    db.close();
   }
 
   private static final String AGGREGATES =
