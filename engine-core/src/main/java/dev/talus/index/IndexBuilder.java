@@ -6,27 +6,24 @@ import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.io.StorageFs;
 import dev.talus.schema.KeyCodec;
-import dev.talus.sstable.IndexRowKeysWriter;
-import dev.talus.sstable.IndexTermsWriter;
 import dev.talus.sstable.SSTableDescriptor;
 import dev.talus.sstable.SSTableReader;
 import dev.talus.sstable.SSTableScanner;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
 /**
- * Writes the index components of one SSTable by reading it once from end to end: every row but the
- * static row gets the next row id (in the SSTable's order) in the row-key map, and each index adds
- * the terms of the row's value of its column ({@link IndexTerms#terms}: one for a whole value, one
- * per element of a collection), if the row holds a value there. A tombstoned cell adds nothing; a
- * cell that has expired by now is still indexed (reads recheck every candidate row, so it never
- * returns). Row ids depend only on the SSTable, so a component rebuilt later matches the others. A
- * vector index writes its vectors instead of terms ({@link VectorWriters}). Each file is written
- * under a temporary name, synced, then renamed into place, and the directory synced: a crash leaves
- * a whole component or none. Stateless.
+ * Writes index components of an SSTable that already exists by reading it once from end to end into
+ * an {@link IndexCollector}: the path of a background build over existing SSTables, of a component
+ * that is missing or damaged, and of an index created while its SSTable was being written. (A flush
+ * or compaction output gets its components as it is written, {@link IndexComponentsWriter}.) A
+ * tombstoned cell adds nothing; a cell that has expired by now is still indexed (reads recheck
+ * every candidate row, so it never returns). Row ids depend only on the SSTable, so a component
+ * rebuilt later matches the others. Each file is written under a temporary name, synced, then
+ * renamed into place, and the directory synced: a crash leaves a whole component or none.
+ * Stateless.
  */
 final class IndexBuilder {
   private IndexBuilder() {}
@@ -42,64 +39,17 @@ final class IndexBuilder {
       return;
     }
     SSTableDescriptor d = reader.descriptor();
-    long gen = reader.generation();
-    int n = indexes.size();
-    IndexTerms.Source[] sources = new IndexTerms.Source[n];
-    IndexTermsWriter[] writers = new IndexTermsWriter[n];
-    VectorWriters vectors = new VectorWriters(keys, indexes);
-    for (int i = 0; i < n; i++) {
-      sources[i] = vectors.has(i) ? null : IndexTerms.source(indexes.get(i), keys);
-      writers[i] = new IndexTermsWriter();
-    }
-    Path keysFile = SaiFiles.keys(d);
-    Path keysTmp = SaiFiles.tmp(keysFile);
-    List<Path> written = new ArrayList<>();
-    fs.delete(keysTmp);
-    IndexRowKeysWriter rowKeys = withKeys ? new IndexRowKeysWriter(fs, keysTmp, gen) : null;
-    int rows = 0;
-    try (SSTableScanner scan = reader.scanner()) {
+    List<Path> written;
+    try (IndexCollector c = new IndexCollector(fs, d, keys, indexes, withKeys);
+        SSTableScanner scan = reader.scanner()) {
       while (scan.hasNext()) {
         PartitionData p = scan.next();
-        if (rowKeys != null) {
-          rowKeys.startPartition(p.key().bytes());
-        }
+        c.startPartition(p.key().bytes());
         for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
-          Row r = it.next();
-          if (r.isStatic()) {
-            continue;
-          }
-          int rowId = rows++;
-          if (rowKeys != null) {
-            rowKeys.row(r.clustering());
-          }
-          vectors.add(r, rowId);
-          for (int i = 0; i < n; i++) {
-            if (sources[i] != null) {
-              IndexTermsWriter w = writers[i];
-              IndexTerms.terms(sources[i], r, term -> w.add(term, rowId));
-            }
-          }
+          c.row(it.next());
         }
       }
-      if (rowKeys != null) {
-        rowKeys.finish();
-        written.add(keysFile);
-      }
-    } finally {
-      if (rowKeys != null) {
-        rowKeys.close();
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      if (vectors.has(i)) {
-        written.add(vectors.write(fs, d, gen, rows, i));
-        continue;
-      }
-      Path file = SaiFiles.terms(d, indexes.get(i).name());
-      Path tmp = SaiFiles.tmp(file);
-      fs.delete(tmp);
-      writers[i].write(fs, tmp, gen, rows);
-      written.add(file);
+      written = c.finish();
     }
     for (Path file : written) {
       fs.rename(SaiFiles.tmp(file), file);

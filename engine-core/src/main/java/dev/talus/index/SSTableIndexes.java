@@ -10,6 +10,7 @@ import dev.talus.io.StorageFs;
 import dev.talus.memtable.MemPartition;
 import dev.talus.memtable.Memtable;
 import dev.talus.schema.KeyCodec;
+import dev.talus.sstable.AttachedWriter;
 import dev.talus.sstable.IndexRowKeysReader;
 import dev.talus.sstable.IndexTermsReader;
 import dev.talus.sstable.IndexVectorsReader;
@@ -45,6 +46,7 @@ public final class SSTableIndexes implements AutoCloseable {
   private volatile List<IndexDef> definitions = List.of();
   private final Map<Long, Attached> attached = new ConcurrentHashMap<>();
   private final Map<String, IndexProgress> progress = new ConcurrentHashMap<>();
+  private final IndexWrites writes;
 
   /**
    * Held by a background build while it builds one SSTable's dictionary and by the deletion of a
@@ -62,6 +64,7 @@ public final class SSTableIndexes implements AutoCloseable {
   public SSTableIndexes(StorageFs fs, String table) {
     this.fs = fs;
     this.table = table;
+    this.writes = new IndexWrites(fs);
   }
 
   /** The indexes of the table now, in creation order. */
@@ -100,19 +103,24 @@ public final class SSTableIndexes implements AutoCloseable {
     }
   }
 
+  /** Writes each new SSTable's index components as its rows are written ({@link IndexWrites}). */
+  public AttachedWriter.Factory componentWriters(KeyCodec keys) {
+    return writes.factory(keys, () -> definitions);
+  }
+
   /**
-   * Writes every index's components for a new SSTable (a flush or compaction output) before it goes
-   * live.
+   * Gives a new SSTable the components of every index defined now, before it goes live: those its
+   * writer wrote ({@link #componentWriters}) if still defined alike, the others read back.
    */
   public void writeFor(SSTableReader reader, KeyCodec keys) throws IOException {
     List<IndexDef> defs = definitions;
-    if (defs.isEmpty()) {
+    if (!writes.pending(reader.generation()) && defs.isEmpty()) {
       return;
     }
     Attached a = attachedOf(reader);
     synchronized (a) {
       if (a.keys == null && a.terms.isEmpty()) {
-        IndexBuilder.build(fs, reader, keys, defs, true);
+        writes.complete(reader, keys, defs);
       }
     }
   }
@@ -146,10 +154,7 @@ public final class SSTableIndexes implements AutoCloseable {
    */
   public IndexProgress startBuild(IndexDef def, List<SSTableReader> sstables) throws IOException {
     synchronized (buildLock) {
-      for (SSTableReader r : sstables) {
-        fs.delete(SaiFiles.terms(r.descriptor(), def.name()));
-        fs.delete(SaiFiles.vectors(r.descriptor(), def.name()));
-      }
+      writes.deleteFiles(def.name(), sstables);
       IndexProgress p = IndexProgress.building(def.name(), sstables.size());
       progress.put(def.name(), p);
       return p;
@@ -213,10 +218,7 @@ public final class SSTableIndexes implements AutoCloseable {
   /** Deletes the term dictionaries of a dropped index from every SSTable. */
   public void dropFiles(String index, List<SSTableReader> sstables) throws IOException {
     synchronized (buildLock) {
-      for (SSTableReader r : sstables) {
-        fs.delete(SaiFiles.terms(r.descriptor(), index));
-        fs.delete(SaiFiles.vectors(r.descriptor(), index));
-      }
+      writes.deleteFiles(index, sstables);
     }
   }
 

@@ -105,6 +105,7 @@ final class Flusher {
                 Math.max(1, m.partitionCount()),
                 table.sstableOptions(0).toBuilder()
                     .commitLogInterval(Math.max(0, m.commitLogLower()), m.commitLogUpper())
+                    .attachedWriters(table.indexes().componentWriters(table.keys()))
                     .build())) {
           for (MemPartition p : m.partitions()) {
             PartitionMerger.Merged merged =
@@ -119,7 +120,8 @@ final class Flusher {
           w.commit();
         }
         reader = SSTableReader.open(ctx.fs(), table.directory(), gen, ctx.chunkCache());
-        table.indexes().writeFor(reader, table.keys()); // before the SSTable goes live
+        // written with the SSTable; completed (an index created meanwhile) before it goes live
+        table.indexes().writeFor(reader, table.keys());
         table.tracker().flushCommitted(reader);
         ctx.metrics().flush(name, reader.onDiskSize());
       } catch (IOException e) {

@@ -430,7 +430,8 @@ public final class TableCompactions {
       removed.add(i.reader());
     }
     for (SSTableReader out : result.outputs()) {
-      // before the outputs go live; if it fails, the first query that needs them builds them
+      // written with the outputs; this completes them (an index created meanwhile) before they go
+      // live; if it fails, the first query that needs them builds them
       table.indexes().writeForOrLater(out, table.keys());
     }
     table.tracker().swap(removed, result.outputs());
@@ -438,7 +439,10 @@ public final class TableCompactions {
 
   private SSTableOptions outputOptions(
       CompactionPlan<ReaderInfo> plan, List<SSTableReader> inputs, long now) {
-    SSTableOptions.Builder b = table.sstableOptions(plan.outputLevel()).toBuilder().createdAt(now);
+    SSTableOptions.Builder b =
+        table.sstableOptions(plan.outputLevel()).toBuilder()
+            .createdAt(now)
+            .attachedWriters(table.indexes().componentWriters(table.keys())); // index components
     long lower = Long.MAX_VALUE;
     long upper = Long.MIN_VALUE;
     for (SSTableReader r : inputs) {

@@ -50,6 +50,7 @@ public final class SSTableOptions {
   private final CommitLogInterval commitLogInterval;
   private final long createdAt;
   private final PartitionObserver partitionObserver;
+  private final AttachedWriter.Factory attachedWriters;
 
   private SSTableOptions(Builder b) {
     this.compression = b.compression;
@@ -60,11 +61,20 @@ public final class SSTableOptions {
     this.commitLogInterval = b.commitLogInterval;
     this.createdAt = b.createdAt;
     this.partitionObserver = b.partitionObserver;
+    this.attachedWriters = b.attachedWriters;
   }
 
   /** Told about each partition written, or null. Not stored in the SSTable. */
   public PartitionObserver partitionObserver() {
     return partitionObserver;
+  }
+
+  /**
+   * Makes the writer of the files attached to each SSTable written with these options, or null. Not
+   * stored in the SSTable.
+   */
+  public AttachedWriter.Factory attachedWriters() {
+    return attachedWriters;
   }
 
   public static Builder builder() {
@@ -116,6 +126,7 @@ public final class SSTableOptions {
     b.commitLogInterval = commitLogInterval;
     b.createdAt = createdAt;
     b.partitionObserver = partitionObserver;
+    b.attachedWriters = attachedWriters;
     return b;
   }
 
@@ -148,8 +159,18 @@ public final class SSTableOptions {
     private CommitLogInterval commitLogInterval;
     private long createdAt;
     private PartitionObserver partitionObserver;
+    private AttachedWriter.Factory attachedWriters;
 
     private Builder() {}
+
+    /**
+     * Writes files attached to each SSTable from its rows as they are appended, committed and
+     * aborted with it (null: none).
+     */
+    public Builder attachedWriters(AttachedWriter.Factory factory) {
+      this.attachedWriters = factory;
+      return this;
+    }
 
     /** Calls {@code observer} after each partition is appended (null: none). */
     public Builder partitionObserver(PartitionObserver observer) {

@@ -54,6 +54,7 @@ public final class SSTableWriter implements AutoCloseable {
   private final SSTableStats stats = new SSTableStats();
   private final Map<Component, ComponentOutput> open = new EnumMap<>(Component.class);
   private final List<Path> created = new ArrayList<>();
+  private final AttachedWriter attached;
   private PartitionKey lastKey;
   private State state = State.OPEN;
 
@@ -74,6 +75,8 @@ public final class SSTableWriter implements AutoCloseable {
       this.dataOut = new DataOutputStream(data);
       this.indexFile = createComponent(Component.INDEX);
       this.indexOut = new DataOutputStream(indexFile);
+      this.attached =
+          options.attachedWriters() == null ? null : options.attachedWriters().open(desc);
     } catch (IOException | RuntimeException e) {
       abort();
       throw e;
@@ -157,6 +160,9 @@ public final class SSTableWriter implements AutoCloseable {
             FormatVersion.CURRENT);
     long start = data.position();
     PartitionSerializer.writeHeader(dataOut, h);
+    if (attached != null) {
+      attached.partitionStarted(key);
+    }
     stats.partitionHeader(key, partitionDeletion, rangeTombstones);
 
     List<RowIndexBlock> blocks = new ArrayList<>();
@@ -177,6 +183,9 @@ public final class SSTableWriter implements AutoCloseable {
       PartitionSerializer.writeRow(dataOut, r, h);
       if (options.partitionObserver() != null) {
         options.partitionObserver().rowWritten(key, r);
+      }
+      if (attached != null) {
+        attached.rowWritten(r);
       }
       cells += stats.row(r);
       rowCount++;
@@ -275,6 +284,9 @@ public final class SSTableWriter implements AutoCloseable {
     stats.uncompressedLength = data.uncompressedLength();
     stats.compressedLength = offsets[offsets.length - 1] - offsets[0];
     writeSmall(Component.STATS, stats::write);
+    if (attached != null) {
+      attached.prepareToCommit(); // synced before the TOC: a complete SSTable has them all
+    }
     writeToc();
     state = State.PREPARED;
   }
@@ -315,6 +327,9 @@ public final class SSTableWriter implements AutoCloseable {
     }
     prepareToCommit();
     state = State.FAILED;
+    if (attached != null) {
+      attached.commit(); // in place before the TOC; the directory sync below covers them
+    }
     for (Component c : Component.values()) {
       fs.rename(desc.tmpPath(c), desc.path(c));
       created.add(desc.path(c));
@@ -342,6 +357,9 @@ public final class SSTableWriter implements AutoCloseable {
       }
     }
     open.clear();
+    if (attached != null) {
+      attached.abort();
+    }
     for (Path p : created) {
       try {
         fs.delete(p);

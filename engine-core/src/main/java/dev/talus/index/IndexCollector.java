@@ -1,0 +1,122 @@
+package dev.talus.index;
+
+import dev.talus.IndexDef;
+import dev.talus.data.Row;
+import dev.talus.io.StorageFs;
+import dev.talus.schema.KeyCodec;
+import dev.talus.sstable.IndexRowKeysWriter;
+import dev.talus.sstable.IndexTermsWriter;
+import dev.talus.sstable.SSTableDescriptor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Collects the index components of one SSTable from its rows, given partition by partition in the
+ * SSTable's order — by {@link IndexComponentsWriter} as the SSTable is written, or by {@link
+ * IndexBuilder} reading it back; both feed this one class, so both write the same bytes. Every row
+ * but the static row gets the next row id in the row-key map, and each index adds the terms of the
+ * row's value of its column ({@link IndexTerms#terms}) or, for a vector index, its vector ({@link
+ * VectorWriters}). The row-key map's clusterings stream to its temporary file; the terms (each with
+ * a RoaringBitmap of row ids) and vectors stay in memory until {@link #finish}. Not thread-safe.
+ */
+final class IndexCollector implements AutoCloseable {
+  private final StorageFs fs;
+  private final SSTableDescriptor desc;
+  private final List<IndexDef> indexes;
+  private final IndexTerms.Source[] sources;
+  private final IndexTermsWriter[] writers;
+  private final VectorWriters vectors;
+  private final IndexRowKeysWriter rowKeys;
+  private boolean keysClosed;
+  private int rows;
+
+  /**
+   * Starts collecting the components of SSTable {@code desc} for {@code indexes}, and its row-key
+   * map (created now under its temporary name) if {@code withKeys}.
+   */
+  IndexCollector(
+      StorageFs fs, SSTableDescriptor desc, KeyCodec keys, List<IndexDef> indexes, boolean withKeys)
+      throws IOException {
+    this.fs = fs;
+    this.desc = desc;
+    this.indexes = List.copyOf(indexes);
+    int n = indexes.size();
+    sources = new IndexTerms.Source[n];
+    writers = new IndexTermsWriter[n];
+    vectors = new VectorWriters(keys, indexes);
+    for (int i = 0; i < n; i++) {
+      sources[i] = vectors.has(i) ? null : IndexTerms.source(indexes.get(i), keys);
+      writers[i] = new IndexTermsWriter();
+    }
+    if (withKeys) {
+      Path tmp = SaiFiles.tmp(SaiFiles.keys(desc));
+      fs.delete(tmp);
+      rowKeys = new IndexRowKeysWriter(fs, tmp, desc.generation());
+    } else {
+      rowKeys = null;
+    }
+  }
+
+  /** The next partition starts; its rows follow. */
+  void startPartition(byte[] partitionKey) {
+    if (rowKeys != null) {
+      rowKeys.startPartition(partitionKey);
+    }
+  }
+
+  /** The next row of the current partition (the static row is skipped). */
+  void row(Row r) throws IOException {
+    if (r.isStatic()) {
+      return;
+    }
+    int rowId = rows++;
+    if (rowKeys != null) {
+      rowKeys.row(r.clustering());
+    }
+    vectors.add(r, rowId);
+    for (int i = 0; i < sources.length; i++) {
+      if (sources[i] != null) {
+        IndexTermsWriter w = writers[i];
+        IndexTerms.terms(sources[i], r, term -> w.add(term, rowId));
+      }
+    }
+  }
+
+  /**
+   * Writes every component under its temporary name, each forced to storage, and returns their
+   * final names (the caller renames them into place and syncs the directory).
+   */
+  List<Path> finish() throws IOException {
+    List<Path> written = new ArrayList<>();
+    if (rowKeys != null) {
+      rowKeys.finish();
+      keysClosed = true;
+      rowKeys.close();
+      written.add(SaiFiles.keys(desc));
+    }
+    for (int i = 0; i < indexes.size(); i++) {
+      if (vectors.has(i)) {
+        written.add(vectors.write(fs, desc, desc.generation(), rows, i));
+        continue;
+      }
+      Path file = SaiFiles.terms(desc, indexes.get(i).name());
+      Path tmp = SaiFiles.tmp(file);
+      fs.delete(tmp);
+      writers[i].write(fs, tmp, desc.generation(), rows);
+      writers[i] = null; // its terms may be large: let them go before the next file
+      written.add(file);
+    }
+    return written;
+  }
+
+  /** Closes the row-key map's file (left incomplete if {@link #finish} was not called). */
+  @Override
+  public void close() throws IOException {
+    if (rowKeys != null && !keysClosed) {
+      keysClosed = true;
+      rowKeys.close();
+    }
+  }
+}
