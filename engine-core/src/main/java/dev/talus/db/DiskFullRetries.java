@@ -20,13 +20,15 @@ import org.slf4j.LoggerFactory;
  * Flushes and background compactions that failed because the disk was full ("No space left on
  * device" from a write or an fsync of their own files), retried by themselves. A flush that fails
  * so keeps its memtable (it serves reads) and a compaction its inputs; both delete their partial
- * files. The first such failure starts an <em>episode</em>: logged once at WARN, counted, and from
- * then on every failed table is retried on one daemon thread with a backoff — the first retry after
- * a tenth of {@code writeStallTimeout} (at least 1 ms, at most 1 s), doubling up to {@code
- * writeStallTimeout} (at most 30 s) — so that writers waiting for memtable space see retries before
- * they give up. Meanwhile the memtable-driven and commit-log-driven background flushes and
- * background compactions are not queued (they would only fail again); a round of retries in which
- * every one succeeded ends the episode (logged at INFO) and queues them again.
+ * files. A background index build that fails so keeps its index building and goes on, from the
+ * SSTable it failed on, in the next round. The first such failure starts an <em>episode</em>:
+ * logged once at WARN, counted, and from then on every failed table is retried on one daemon thread
+ * with a backoff — the first retry after a tenth of {@code writeStallTimeout} (at least 1 ms, at
+ * most 1 s), doubling up to {@code writeStallTimeout} (at most 30 s) — so that writers waiting for
+ * memtable space see retries before they give up. Meanwhile the memtable-driven and
+ * commit-log-driven background flushes and background compactions are not queued (they would only
+ * fail again); a round of retries in which every one succeeded ends the episode (logged at INFO)
+ * and queues them again.
  *
  * <p>Not retried: anything after a fail-stop (a failed commit-log or manifest fsync stops the
  * instance until it is reopened), any other I/O error, and compactions a user called while
@@ -44,6 +46,7 @@ final class DiskFullRetries {
   // Guarded by "this".
   private final Set<TableStore> flushes = new LinkedHashSet<>();
   private final Set<TableStore> compactions = new LinkedHashSet<>();
+  private final List<Runnable> indexBuilds = new ArrayList<>();
   private boolean active;
   private boolean scheduled;
   private int attempt;
@@ -112,44 +115,71 @@ final class DiskFullRetries {
       return;
     }
     synchronized (this) {
-      failures++;
-      lastFailure = what + " in " + t.directory() + ": " + cause.getMessage();
       (compaction ? compactions : flushes).add(t);
-      if (!active) {
-        active = true;
-        episodes++;
-        attempt = 0;
-        LOG.warn(
-            "The disk under {} is full ({}); flushes and compactions are retried by themselves"
-                + " until space is freed, writes wait for memtable space meanwhile",
-            ctx.directory(),
-            lastFailure);
-        ctx.metrics().diskFull(ctx.directory().toString(), true, lastFailure);
-      }
-      if (!scheduled) {
-        long delay = Math.min(maxDelayNanos, firstDelayNanos << Math.min(attempt, 30));
-        attempt++;
-        try {
-          timer.schedule(this::retry, delay, TimeUnit.NANOSECONDS);
-          scheduled = true;
-        } catch (RejectedExecutionException e) {
-          // closing: the next open flushes from the commit log
-        }
+      failedOnce(what + " in " + t.directory() + ": " + cause.getMessage());
+    }
+  }
+
+  /**
+   * A background index build failed with {@code cause} writing a component: if the disk was full,
+   * {@code retry} runs in the next round, on the retry thread (it reports a new failure itself, by
+   * calling this again, and its index stays building meanwhile). Never throws.
+   */
+  void failedIndexBuild(String what, IOException cause, Runnable retry) {
+    if (!isDiskFull(cause) || ctx.isStopped() || ctx.isClosed()) {
+      return;
+    }
+    synchronized (this) {
+      indexBuilds.add(retry);
+      failedOnce(what + ": " + cause.getMessage());
+    }
+  }
+
+  /** Counts a failure, starting an episode if none is on, and schedules the next round. */
+  private void failedOnce(String failure) {
+    assert Thread.holdsLock(this);
+    failures++;
+    lastFailure = failure;
+    if (!active) {
+      active = true;
+      episodes++;
+      attempt = 0;
+      LOG.warn(
+          "The disk under {} is full ({}); flushes and compactions are retried by themselves"
+              + " until space is freed, writes wait for memtable space meanwhile",
+          ctx.directory(),
+          lastFailure);
+      ctx.metrics().diskFull(ctx.directory().toString(), true, lastFailure);
+    }
+    if (!scheduled) {
+      long delay = Math.min(maxDelayNanos, firstDelayNanos << Math.min(attempt, 30));
+      attempt++;
+      try {
+        timer.schedule(this::retry, delay, TimeUnit.NANOSECONDS);
+        scheduled = true;
+      } catch (RejectedExecutionException e) {
+        // closing: the next open flushes from the commit log
       }
     }
   }
 
-  /** One round: every table waiting is flushed or compacted again; failures report themselves. */
+  /**
+   * One round: every table waiting is flushed or compacted again, every index build waiting goes
+   * on; failures report themselves.
+   */
   private void retry() {
     List<TableStore> flush;
     List<TableStore> compact;
+    List<Runnable> builds;
     synchronized (this) {
       scheduled = false;
       retries++;
       flush = new ArrayList<>(flushes);
       compact = new ArrayList<>(compactions);
+      builds = new ArrayList<>(indexBuilds);
       flushes.clear();
       compactions.clear();
+      indexBuilds.clear();
     }
     for (TableStore t : flush) {
       run(() -> t.flush(), t, "flush");
@@ -157,10 +187,20 @@ final class DiskFullRetries {
     for (TableStore t : compact) {
       run(() -> t.compactions().runNextBackground(), t, "compaction");
     }
+    for (Runnable build : builds) {
+      if (!ctx.isClosed() && !ctx.isStopped()) {
+        build.run(); // reports its own failures
+      }
+    }
     boolean ended;
     long rounds;
     synchronized (this) {
-      ended = active && !scheduled && flushes.isEmpty() && compactions.isEmpty();
+      ended =
+          active
+              && !scheduled
+              && flushes.isEmpty()
+              && compactions.isEmpty()
+              && indexBuilds.isEmpty();
       rounds = attempt;
       if (ended) {
         active = false;

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * components of every defined index, and one that missed it (a flush that began before the index
  * existed) is built by the first read that needs it, as a damaged component is. The build stops,
  * leaving the index building, when the database closes (the next open resumes it) or the index is
- * dropped; any other failure makes the index failed with the reason. Stateless.
+ * dropped; a full disk ("No space left on device" writing a component) leaves it building and hands
+ * the rest of the build to the disk-full retries ({@link DiskFullRetries}), which go on from the
+ * SSTable it failed on; any other failure makes the index failed with the reason. Stateless.
  */
 final class IndexBuildJob {
   private static final Logger LOG = LoggerFactory.getLogger(IndexBuildJob.class);
@@ -38,27 +40,61 @@ final class IndexBuildJob {
       return;
     }
     List<SSTableReader> todo = List.copyOf(sstables);
-    jobs.scheduleIndexBuild(() -> run(ctx, store, def, p, todo));
+    jobs.scheduleIndexBuild(
+        () -> {
+          LOG.info(
+              "Building index {} of table {} over {} SSTables",
+              def.name(),
+              store.schema().name(),
+              todo.size());
+          build(jobs, ctx, store, def, p, todo, false);
+        });
   }
 
-  private static void run(
-      DbContext ctx, TableStore store, IndexDef def, IndexProgress p, List<SSTableReader> todo) {
+  /**
+   * Builds {@code todo} in order, then makes the index queryable. With {@code firstOnly} (a
+   * disk-full retry, on the retry thread) it builds the first and queues the rest as a new job.
+   */
+  private static void build(
+      BackgroundJobs jobs,
+      DbContext ctx,
+      TableStore store,
+      IndexDef def,
+      IndexProgress p,
+      List<SSTableReader> todo,
+      boolean firstOnly) {
     String table = store.schema().name();
-    LOG.info("Building index {} of table {} over {} SSTables", def.name(), table, todo.size());
+    int done = 0;
     try {
       for (SSTableReader r : todo) {
         if (ctx.isClosed()) {
           return; // still building: the next open resumes it
         }
+        if (firstOnly && done == 1) {
+          List<SSTableReader> rest = todo.subList(1, todo.size());
+          jobs.scheduleIndexBuild(() -> build(jobs, ctx, store, def, p, rest, false));
+          return;
+        }
         if (!store.indexes().buildOne(p, def, r, store.keys())) {
           return; // dropped
         }
         p.builtOne();
+        done++;
       }
       p.finished();
       LOG.info("Index {} of table {} is built and queryable", def.name(), table);
     } catch (IOException | RuntimeException e) {
       if (ctx.isClosed()) {
+        return;
+      }
+      if (e instanceof IOException io && DiskFullRetries.isDiskFull(io) && !ctx.isStopped()) {
+        // still building: the disk-full retries build this SSTable again, then the rest
+        List<SSTableReader> rest = todo.subList(done, todo.size());
+        jobs.diskFull()
+            .failedIndexBuild(
+                "build of index " + def.name() + " of table " + table + " in " + store.directory(),
+                io,
+                () -> build(jobs, ctx, store, def, p, rest, true));
         return;
       }
       LOG.error("Building index {} of table {} failed", def.name(), table, e);
