@@ -14,7 +14,11 @@ import java.util.Optional;
  * @param sstablesPerLevel SSTable count by level (leveled compaction; everything else is level 0)
  * @param bytesPerLevel on-disk bytes by level
  * @param liveDiskBytes on-disk bytes of the live SSTables
- * @param memtableBytes estimated bytes in memtables (taking writes and being flushed)
+ * @param memtableBytes heap bytes the memtables hold (taking writes and being flushed), added up
+ *     from the JVM's object layout as writes change them; only the skip lists' index towers are
+ *     counted as their expected size
+ * @param sstableHeapBytes heap bytes the live SSTables keep while open, outside the chunk cache:
+ *     Bloom filters, partition index samples and Data chunk offsets
  * @param writes writes applied (a batch counts once per table update)
  * @param reads reads executed
  * @param writeLatencyMicros latency of writes, from validation to memtable; a batch records its
@@ -63,6 +67,7 @@ public record TableStats(
     Map<Integer, Long> bytesPerLevel,
     long liveDiskBytes,
     long memtableBytes,
+    long sstableHeapBytes,
     long writes,
     long reads,
     Percentiles writeLatencyMicros,

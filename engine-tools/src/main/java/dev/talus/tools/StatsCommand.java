@@ -113,6 +113,7 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "Space used by level", levels(s.bytesPerLevel(), b -> Fmt.bytes((Long) b)));
     line(out, "Space used (live)", Fmt.bytes(s.liveDiskBytes()));
     line(out, "Memtable data size", Fmt.bytes(s.memtableBytes()));
+    line(out, "SSTable heap (filters, index samples, offsets)", Fmt.bytes(s.sstableHeapBytes()));
     line(out, "Memtable flushes", s.flushes());
     line(out, "Local write count", s.writes());
     line(out, "Local write latency", Fmt.percentiles(s.writeLatencyMicros(), "µs"));
