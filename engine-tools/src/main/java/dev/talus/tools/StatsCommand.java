@@ -117,6 +117,10 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "Memtable data size", Fmt.bytes(s.memtableBytes()));
     line(out, "Memtable flushes", s.flushes());
     line(out, "Bytes flushed", Fmt.bytes(s.bytesFlushed()));
+    line(
+        out,
+        "Flush running since",
+        s.flushRunningSince().map(Object::toString).orElse("none (no flush writing)"));
     line(out, "Local write count", s.writes());
     line(out, "Local write latency", Fmt.percentiles(s.writeLatencyMicros(), "µs"));
     line(out, "Local read count", s.reads());

@@ -104,6 +104,7 @@ class StatsCommandTest {
         .contains("\tCompactions failed in a row: 0\n")
         .contains("\tCompaction retry at: none (not backing off)\n")
         .contains("\tLast compaction failure: none\n")
+        .contains("\tFlush running since: none (no flush writing)\n")
         .contains("\tGuardrail warnings: 0\n")
         .contains("\tGuardrail failures: 0\n")
         .containsPattern("\tBytes flushed: [0-9.]+ (bytes|KiB)\n");
@@ -129,6 +130,8 @@ class StatsCommandTest {
         .contains("\tCompactions failed in a row: 3\n")
         .contains("\tCompaction retry at: 2026-12-02T01:00:04Z\n")
         .contains("\tLast compaction failure: compaction of [3, 4]: EIO on nb-5-Data.db\\u0007\n");
+    assertThat(print(stats(Map.of("flushRunningSince", Optional.of(retry)))))
+        .contains("\tFlush running since: 2026-12-02T01:00:04Z\n");
     assertThat(StatsCommand.diskFull(new DiskFullStats(true, 2, 9, 6, "flush of t: No space")))
         .isEqualTo(
             "YES, waiting for space (2 episodes, 9 failures, 6 retries since open; last failure:"

@@ -152,10 +152,12 @@ class DiskStallTest {
       }
       assertThat(rows(t)).isEqualTo(expected);
       assertThat(t.stats().sstableCount()).isEqualTo(1);
+      assertThat(t.stats().flushRunningSince()).as("stats show the stalled flush").isPresent();
       assertThat(flush).isNotDone();
       faults.releaseStalls();
       flush.get();
       assertThat(t.stats().sstableCount()).isEqualTo(2);
+      assertThat(t.stats().flushRunningSince()).isEmpty();
       assertThat(rows(t)).isEqualTo(expected);
     }
     try (TalusDb reopened = faults.open(options(dir, CommitLogSync.BATCH))) {
@@ -200,6 +202,7 @@ class DiskStallTest {
       faults.awaitStalled(1); // the flush that holds the space hangs at its fsync
       assertThat(rows(t)).as("reads of memtables and SSTables go on").isEqualTo(expected);
       assertThat(t.stats().memtableBytes()).isGreaterThan(1 << 19);
+      assertThat(t.stats().flushRunningSince()).as("stats show the stalled flush").isPresent();
       assertThat(expected).doesNotContainKey(refusedRow);
       faults.releaseStalls();
       t.flush(); // after the stalled flush, so the space is free again
