@@ -28,6 +28,11 @@ import java.util.Optional;
  * @param tombstonesPerRead tombstones scanned per read
  * @param flushes memtables flushed
  * @param bytesFlushed on-disk bytes of the SSTables flushes wrote
+ * @param flushRunningSince while a flush of the table is writing its SSTable, the time of the
+ *     database clock when it began; empty otherwise. A flush held up by a slow or stalled disk
+ *     stays here (and its memtable in {@code memtableBytes}) for as long as the disk takes; once
+ *     the memtable space is full, writers wait and then are refused ({@link
+ *     TalusOptions.Builder#writeStallTimeout})
  * @param pendingCompactions 1 if the strategy would start a compaction now, else 0
  * @param runningCompactions compactions running now
  * @param completedCompactions compactions finished (including whole-file expiry drops)
@@ -76,6 +81,7 @@ public record TableStats(
     Percentiles tombstonesPerRead,
     long flushes,
     long bytesFlushed,
+    Optional<Instant> flushRunningSince,
     int pendingCompactions,
     int runningCompactions,
     long completedCompactions,

@@ -64,6 +64,7 @@ public final class TableInspector {
         TableMetrics.percentiles(m.tombstonesPerRead),
         m.flushes.get(),
         m.bytesFlushed.get(),
+        table.flushRunningSince(),
         c.pending(),
         c.running(),
         c.completed.get(),
