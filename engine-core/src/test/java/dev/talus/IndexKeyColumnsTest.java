@@ -234,6 +234,47 @@ class IndexKeyColumnsTest {
   }
 
   @Test
+  void damagedOrMissingKeyIndexComponentsAreReportedAndRebuilt() throws Exception {
+    try (TalusDb db = open()) {
+      Table t = indexed(db);
+      for (int i = 0; i < 40; i++) {
+        put(t, i % 5, "h" + (i % 3), i % 7, i % 4, "v");
+      }
+      t.flush();
+    }
+    List<Path> dictionaries;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+      dictionaries =
+          files
+              .filter(
+                  f -> {
+                    String n = f.getFileName().toString();
+                    return n.endsWith("SaiTerms_k_g.db") || n.endsWith("SaiTerms_k_c.db");
+                  })
+              .toList();
+    }
+    assertThat(dictionaries).hasSize(2);
+    for (Path f : dictionaries) {
+      byte[] b = java.nio.file.Files.readAllBytes(f);
+      b[b.length / 2] ^= 0x40;
+      java.nio.file.Files.write(f, b);
+    }
+    VerifyReport damaged = TalusDb.verify(dir);
+    assertThat(damaged.dataIntact()).isTrue();
+    assertThat(damaged.warnings()).hasSize(2);
+    try (TalusDb db = open()) {
+      Table t = db.table("k");
+      assertThat(rows(t.select().eq("g", 3).execute()))
+          .hasSize(8)
+          .isEqualTo(filtered(t, r -> r.getInt("g") == 3));
+      assertThat(rows(t.select().ge("c", 5).execute()))
+          .hasSize(10)
+          .isEqualTo(filtered(t, r -> r.getInt("c") >= 5));
+    }
+    assertThat(TalusDb.verify(dir).clean()).isTrue();
+  }
+
+  @Test
   void unindexedKeyRestrictionsKeepTheNormalRules() {
     try (TalusDb db = open()) {
       Table t = db.createTable(schema());

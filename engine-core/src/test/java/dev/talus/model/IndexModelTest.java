@@ -33,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * step, random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements
  * and a map's values, CONTAINS KEY, equality on a frozen set, case-insensitive equality on an
  * analyzed text index, LIMIT, paging; ANN ordering on a vector index) compared with a full scan of
- * the table (which no index serves) filtered — or ranked by the same similarity — in the test.
- * Prints its seeds; {@code -Dtalus.index.seed=N} replays one.
+ * the table (which no index serves) filtered — or ranked by the same similarity — in the test. A
+ * second table gets the same for indexes on partition key components and clustering columns ({@link
+ * IndexKeyModel}). Prints its seeds; {@code -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -90,15 +91,25 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_fz", "fz").withTarget(IndexDef.Target.FULL));
       t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      // key-component targets on a second table, drawn from their own seeded sequence
+      Random keyRnd = new Random(seed * 31 + 7);
+      Table kt = IndexKeyModel.create(db);
       for (int step = 0; step < STEPS; step++) {
+        String keyWhat = IndexKeyModel.step(keyRnd, kt);
         String what = step(rnd, t, clock);
         if (what.equals("reopen")) {
           db = reopen.apply(db);
           t = db.table("t");
+          kt = db.table(IndexKeyModel.TABLE);
           awaitBuilt(t); // a build stopped by the close resumes at open
+          awaitBuilt(kt);
         }
         for (int q = 0; q < 3; q++) {
           check(rnd, t, "seed " + seed + ", step " + step + " (" + what + ")");
+        }
+        for (int q = 0; q < 2; q++) {
+          IndexKeyModel.check(
+              keyRnd, kt, "seed " + seed + ", step " + step + " (" + keyWhat + ", " + what + ")");
         }
       }
     } finally {

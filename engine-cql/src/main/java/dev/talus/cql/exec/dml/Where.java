@@ -140,6 +140,17 @@ final class Where {
     return out;
   }
 
+  /**
+   * Whether {@code col} has a storage-attached index, which serves ranges on a component of a
+   * composite partition key (as in Cassandra 5.0); the engine decides what else it serves.
+   */
+  private static boolean indexed(TableInfo table, TableInfo.Column col, PrepareContext pc) {
+    return pc.db()
+        .findTable(table.keyspace(), table.table())
+        .map(t -> t.indexes().stream().anyMatch(d -> d.column().equals(col.name())))
+        .orElse(false);
+  }
+
   private static Restriction restriction(Relation r, TableInfo table, PrepareContext pc) {
     Source src = pc.source();
     if (r instanceof Relation.Compare c) {
@@ -170,7 +181,7 @@ final class Where {
       if (op == null) {
         return contains(c, col, table, pc);
       }
-      if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice()) {
+      if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice() && !indexed(table, col, pc)) {
         throw src.invalid(
             c.column(),
             "Only EQ and IN relation are supported on the partition key (unless you use the"
