@@ -211,6 +211,15 @@ public final class Select {
   }
 
   /**
+   * A map holds the entry {@code key → value}: CQL's {@code m[key] = value}, a filter that needs
+   * {@link #allowFiltering()} unless the map has an {@code entries} index ({@link
+   * IndexDef.Target#ENTRIES}). On a non-frozen map only.
+   */
+  public Select mapEntry(String column, Object key, Object value) {
+    return add(column, Restriction.Op.MAP_ENTRY, java.util.Arrays.asList(key, value));
+  }
+
+  /**
    * Selects one element of a set or map column ({@code m['k']}): the map's value for the key, or
    * the set element if present; null otherwise. Named {@code column[literal]} in the result.
    */

@@ -158,13 +158,15 @@ public final class IndexQueries {
    */
   private static IndexRange rangeOf(
       TableSchema s, ColumnDef c, List<IndexDef> indexes, Restriction x) {
-    if (x.values().size() != 1 || x.value() == null || VectorIndexRules.applies(c)) {
+    int arity = x.op() == Restriction.Op.MAP_ENTRY ? 2 : 1;
+    if (x.values().size() != arity || hasNull(x.values()) || VectorIndexRules.applies(c)) {
       return null; // a vector index serves ANN ordering only (VectorRead)
     }
     IndexDef.Target wanted =
         switch (x.op()) {
           case CONTAINS -> IndexDef.Target.VALUES;
           case CONTAINS_KEY -> IndexDef.Target.KEYS;
+          case MAP_ENTRY -> IndexDef.Target.ENTRIES;
           case EQ, GT, GE, LT, LE ->
               c.type().isCollection() ? IndexDef.Target.FULL : IndexDef.Target.SIMPLE;
           default -> null;
@@ -187,18 +189,37 @@ public final class IndexQueries {
     }
     byte[] term;
     try {
-      term = termOf(s, c, d, x.value());
+      term =
+          d.target() == IndexDef.Target.ENTRIES
+              ? entryTerm(c, x.values().get(0), x.values().get(1))
+              : termOf(s, c, d, x.value());
     } catch (IllegalArgumentException | dev.talus.InvalidQueryException e) {
       return null; // the normal planner names the bad value
     }
     return switch (x.op()) {
-      case EQ, CONTAINS, CONTAINS_KEY -> new IndexRange(d, term, true, term, true);
+      case EQ, CONTAINS, CONTAINS_KEY, MAP_ENTRY -> new IndexRange(d, term, true, term, true);
       case GT -> new IndexRange(d, term, false, null, false);
       case GE -> new IndexRange(d, term, true, null, false);
       case LT -> new IndexRange(d, null, false, term, false);
       case LE -> new IndexRange(d, null, false, term, true);
       default -> null;
     };
+  }
+
+  private static boolean hasNull(List<Object> values) {
+    for (Object v : values) {
+      if (v == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The term of entry {@code key → value} of map column {@code c} ({@link IndexTerms}). */
+  private static byte[] entryTerm(ColumnDef c, Object key, Object value) {
+    TypeCodec<?> k = IndexTerms.elementCodec(c.type(), true);
+    TypeCodec<?> v = IndexTerms.elementCodec(c.type(), false);
+    return IndexTerms.concat(IndexTerms.of(k, k.coerce(key)), IndexTerms.of(v, v.coerce(value)));
   }
 
   /** The term of query value {@code value} for index {@code d} on column {@code c}. */

@@ -168,23 +168,13 @@ public final class IndexRules {
               + c.name()
               + " with non-map type");
     }
-    if (target == IndexDef.Target.ENTRIES) {
-      throw new InvalidQueryException(
-          "Indexing entries("
-              + c.name()
-              + ") is not yet supported by Talus (it indexes keys("
-              + c.name()
-              + ") and values("
-              + c.name()
-              + "))");
-    }
     boolean ok =
         switch (target) {
           case SIMPLE -> isIndexable(t);
           case VALUES -> isElement(t.kind() == DataType.Kind.MAP ? t.valueType() : t.elementType());
           case KEYS -> isElement(t.elementType());
           case FULL -> isElement(t);
-          case ENTRIES -> false;
+          case ENTRIES -> isElement(t.elementType()) && isElement(t.valueType());
         };
     if (!ok) {
       throw new InvalidQueryException(

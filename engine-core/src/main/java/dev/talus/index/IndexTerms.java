@@ -74,7 +74,8 @@ final class IndexTerms {
       case KEYS -> new Source(id, def.target(), elementCodec(t, true), complex(t), analyzer, null);
       case VALUES ->
           new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer, null);
-      case ENTRIES -> throw new IllegalStateException("entries() indexes are not built");
+      case ENTRIES ->
+          new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer, null);
     };
   }
 
@@ -171,8 +172,15 @@ final class IndexTerms {
       if (c.isTombstone() || !c.hasPath()) {
         continue;
       }
-      // a set element's or map key's path is already its term
-      byte[] term = paths ? c.path() : termOf(s, c.value());
+      // a set element's or map key's path is already its term; an entry's is the key's term
+      // followed by the value's (each self-delimiting, so the pair is unambiguous)
+      byte[] term;
+      if (s.target() == IndexDef.Target.ENTRIES) {
+        byte[] value = termOf(s, c.value());
+        term = value == null ? null : concat(c.path(), value);
+      } else {
+        term = paths ? c.path() : termOf(s, c.value());
+      }
       if (term != null) {
         out.accept(term);
       }
@@ -194,6 +202,13 @@ final class IndexTerms {
       value = k.keys().decodeClustering(row.clustering())[k.index()];
     }
     out.accept(of(s.codec(), value));
+  }
+
+  /** The term of a map entry: its key's term then its value's. */
+  static byte[] concat(byte[] key, byte[] value) {
+    byte[] out = java.util.Arrays.copyOf(key, key.length + value.length);
+    System.arraycopy(value, 0, out, key.length, value.length);
+    return out;
   }
 
   private static byte[] termOf(Source s, byte[] value) {

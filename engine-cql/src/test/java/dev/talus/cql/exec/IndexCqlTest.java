@@ -318,4 +318,63 @@ class IndexCqlTest {
       assertThat(b.db.table("pk").indexes()).hasSize(3);
     }
   }
+
+  @Test
+  void anEntriesIndexServesMapEntryEqualityAndAnUnindexedMapNeedsAllowFiltering() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute(
+          "CREATE TABLE e (k int, c int, m map<text, int>, u map<text, int>,"
+              + " fm frozen<map<text, int>>, PRIMARY KEY (k, c))");
+      t.cql.execute("CREATE INDEX e_me ON e (entries(m)) USING 'sai'");
+      for (int i = 0; i < 12; i++) {
+        t.cql.execute(
+            "UPDATE e SET m['a"
+                + (i % 3)
+                + "'] = "
+                + (i % 2)
+                + ", u['a"
+                + (i % 3)
+                + "'] = "
+                + (i % 2)
+                + " WHERE k = "
+                + (i % 4)
+                + " AND c = "
+                + i);
+      }
+      t.db.table("e").flush();
+      t.cql.execute("UPDATE e SET m['a1'] = 7, u['a1'] = 7 WHERE k = 1 AND c = 1");
+      assertThat(t.cql.execute("SELECT c FROM e WHERE m['a1'] = 1").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactlyInAnyOrder(7);
+      assertThat(t.cql.execute("SELECT c FROM e WHERE m['a1'] = 7").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactly(1);
+      assertThat(t.cql.execute("SELECT c FROM e WHERE u['a1'] = 7 ALLOW FILTERING").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactly(1);
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE u['a1'] = 7"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("ALLOW FILTERING");
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE fm['a1'] = 7 ALLOW FILTERING"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining(
+              "Map-entry equality predicates on frozen map column fm are not supported");
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE c['a1'] = 7 ALLOW FILTERING"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Column c cannot be used as a map");
+      assertThat(t.cql.execute("DESCRIBE TABLE e").rows())
+          .extracting(r -> r.getString("create_statement"))
+          .contains(
+              "CREATE CUSTOM INDEX e_me ON talus.e (entries(m)) USING 'StorageAttachedIndex';");
+      assertThat(
+              t.cql
+                  .execute(
+                      "SELECT options FROM system_schema.indexes WHERE keyspace_name = 'talus'"
+                          + " AND table_name = 'e'")
+                  .rows()
+                  .get(0)
+                  .getMap("options", String.class, String.class))
+          .containsEntry("target", "entries(m)");
+    }
+  }
 }
