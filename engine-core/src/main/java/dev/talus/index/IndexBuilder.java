@@ -76,7 +76,7 @@ final class IndexBuilder {
           for (int i = 0; i < n; i++) {
             if (sources[i] != null) {
               IndexTermsWriter w = writers[i];
-              IndexTerms.terms(sources[i], r, term -> w.add(term, rowId));
+              IndexTerms.terms(sources[i], p.key().bytes(), r, term -> w.add(term, rowId));
             }
           }
         }
