@@ -8,7 +8,9 @@
 #
 # Options: --scale X, --records N, --ops N, --threads N (default 2), --workloads a,b,c,d,e,f,
 # --engines talus,rocksdb, --sync periodic|group|batch, --compaction lcs|stcs, --dir DIR,
-# --reps N (default 3: median [min-max]), --no-warmup (skip the discarded pass at 1/5 of the counts).
+# --reps N (default 3: median [min-max]), --no-warmup (skip the discarded pass at 1/5 of the counts),
+# --warmup-divisor N (the warm-up pass at 1/N of the counts; 1 = full size). -Dtalus.ycsb.timeline=DIR
+# in JAVA_OPTS records a per-read latency timeline of each run phase (see ReadTimeline).
 # JAVA_OPTS overrides the JVM options (default -Xmx4g: Talus keeps its 128 MiB of memtables and
 # its 256 MiB chunk cache on the heap).
 set -euo pipefail

@@ -196,18 +196,22 @@ public final class Select {
   }
 
   /**
-   * A collection holds {@code value} (a set or list element, a map value): CQL's {@code CONTAINS},
-   * a filter that needs {@link #allowFiltering()}.
+   * A collection holds {@code value} (a set or list element, a map value): CQL's {@code CONTAINS}.
+   * Like {@link #containsKey} and {@link #mapEntry}, a filter that needs {@link #allowFiltering()}
+   * unless an index of the column's matching target serves it ({@link IndexDef.Target}).
    */
   public Select contains(String column, Object value) {
     return add(column, Restriction.Op.CONTAINS, Collections.singletonList(value));
   }
 
-  /**
-   * A map holds the key {@code key}: CQL's {@code CONTAINS KEY}, with {@link #allowFiltering()}.
-   */
+  /** A map holds the key {@code key}: CQL's {@code CONTAINS KEY}. */
   public Select containsKey(String column, Object key) {
     return add(column, Restriction.Op.CONTAINS_KEY, Collections.singletonList(key));
+  }
+
+  /** A non-frozen map holds the entry {@code key → value}: CQL's {@code m[key] = value}. */
+  public Select mapEntry(String column, Object key, Object value) {
+    return add(column, Restriction.Op.MAP_ENTRY, Arrays.asList(key, value));
   }
 
   /**

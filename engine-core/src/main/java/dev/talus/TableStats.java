@@ -14,7 +14,11 @@ import java.util.Optional;
  * @param sstablesPerLevel SSTable count by level (leveled compaction; everything else is level 0)
  * @param bytesPerLevel on-disk bytes by level
  * @param liveDiskBytes on-disk bytes of the live SSTables
- * @param memtableBytes estimated bytes in memtables (taking writes and being flushed)
+ * @param memtableBytes heap bytes the memtables hold (taking writes and being flushed), added up
+ *     from the JVM's object layout as writes change them; only the skip lists' index towers are
+ *     counted as their expected size
+ * @param sstableHeapBytes heap bytes the live SSTables keep while open, outside the chunk cache:
+ *     Bloom filters, partition index samples and Data chunk offsets
  * @param writes writes applied (a batch counts once per table update)
  * @param reads reads executed
  * @param writeLatencyMicros latency of writes, from validation to memtable; a batch records its
@@ -24,6 +28,11 @@ import java.util.Optional;
  * @param tombstonesPerRead tombstones scanned per read
  * @param flushes memtables flushed
  * @param bytesFlushed on-disk bytes of the SSTables flushes wrote
+ * @param flushRunningSince while a flush of the table is writing its SSTable, the time of the
+ *     database clock when it began; empty otherwise. A flush held up by a slow or stalled disk
+ *     stays here (and its memtable in {@code memtableBytes}) for as long as the disk takes; once
+ *     the memtable space is full, writers wait and then are refused ({@link
+ *     TalusOptions.Builder#writeStallTimeout})
  * @param pendingCompactions 1 if the strategy would start a compaction now, else 0
  * @param runningCompactions compactions running now
  * @param completedCompactions compactions finished (including whole-file expiry drops)
@@ -63,6 +72,7 @@ public record TableStats(
     Map<Integer, Long> bytesPerLevel,
     long liveDiskBytes,
     long memtableBytes,
+    long sstableHeapBytes,
     long writes,
     long reads,
     Percentiles writeLatencyMicros,
@@ -71,6 +81,7 @@ public record TableStats(
     Percentiles tombstonesPerRead,
     long flushes,
     long bytesFlushed,
+    Optional<Instant> flushRunningSince,
     int pendingCompactions,
     int runningCompactions,
     long completedCompactions,

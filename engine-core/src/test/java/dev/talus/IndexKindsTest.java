@@ -214,8 +214,8 @@ class IndexKindsTest {
               () -> t.createIndex(IndexDef.sai("i", "tags").withTarget(IndexDef.Target.KEYS)))
           .hasMessageContaining("Cannot create index on keys of column tags with non-map type");
       assertThatThrownBy(
-              () -> t.createIndex(IndexDef.sai("i", "attrs").withTarget(IndexDef.Target.ENTRIES)))
-          .hasMessageContaining("entries(attrs) is not yet supported by Talus");
+              () -> t.createIndex(IndexDef.sai("i", "tags").withTarget(IndexDef.Target.ENTRIES)))
+          .hasMessageContaining("Cannot create index on entries of column tags with non-map type");
       assertThatThrownBy(() -> t.createIndex(IndexDef.sai("i", "name").withOption("colour", "x")))
           .hasMessageContaining(
               "Properties specified [colour] are not understood by StorageAttachedIndex");

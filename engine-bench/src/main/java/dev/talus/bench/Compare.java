@@ -42,12 +42,15 @@ public final class Compare {
               + " COMPACT_WRITE_BYTES, whole SST files) over user bytes (4 + 8 + 100 per row);"
               + " neither counts its commit log / WAL.",
           "Memtable budget: Talus gets 128 MiB of memtable space and flushes at half of it"
-              + " (64 MiB), measured as its on-heap size estimate; RocksDB gets write_buffer_size"
+              + " (64 MiB), measured as the heap it counts from the JVM's object layout; RocksDB"
+              + " gets write_buffer_size"
               + " 64 MiB x 2 buffers, measured in its arena. memtable-footprint shows what each"
               + " holds per user byte.",
           "Talus keeps memtables and its chunk cache on the Java heap (live heap); RocksDB keeps"
               + " them off-heap (native = size-all-mem-tables + block-cache-usage +"
-              + " estimate-table-readers-mem, at the end of each phase before its flush).",
+              + " estimate-table-readers-mem, at the end of each phase before its flush). Readers:"
+              + " Talus's SSTable heap (Bloom filters, index samples, chunk offsets) vs RocksDB's"
+              + " estimate-table-readers-mem.",
           "Sources per read: Talus counts memtables + SSTables merged per partition read (after"
               + " its partition Bloom filter, clustering ranges and index); RocksDB counts SST"
               + " files whose whole-key Bloom filter let a Get through; its iterators merge every"

@@ -46,6 +46,32 @@ final class CompareReport {
         + TalusBenchEngine.compaction(c);
   }
 
+  /** Both engines' configured memory: two memtables' worth of write buffer plus the cache. */
+  private long budgetBytes() {
+    return 2 * config.writeBufferBytes() + config.cacheBytes();
+  }
+
+  /** The budget and Talus's largest live heap (after GC) against it, over every workload. */
+  private String budgetLine() {
+    Summary worst = null;
+    for (String w : config.workloads()) {
+      Summary s = find(w, "talus");
+      if (worst == null || s.liveHeapBytes() > worst.liveHeapBytes()) {
+        worst = s;
+      }
+    }
+    return String.format(
+        Locale.ROOT,
+        "budget: memtables %d MiB + cache %d MiB = %d MiB; Talus's largest live heap after GC %d"
+            + " MiB (%.2f x budget, %s); its pool-peak sum counts garbage too%n",
+        (2 * config.writeBufferBytes()) >> 20,
+        config.cacheBytes() >> 20,
+        budgetBytes() >> 20,
+        worst == null ? 0 : worst.liveHeapBytes() >> 20,
+        worst == null ? 0 : (double) worst.liveHeapBytes() / budgetBytes(),
+        worst == null ? "-" : worst.workload());
+  }
+
   private Summary find(String workload, String engine) {
     for (Summary s : summaries) {
       if (s.workload().equals(workload) && s.engine().equals(engine)) {
@@ -94,7 +120,7 @@ final class CompareReport {
     b.append(
         String.format(
             Locale.ROOT,
-            "%n%-20s %-8s %8s %6s %6s %10s %10s %10s %10s%n",
+            "%n%-20s %-8s %8s %6s %6s %10s %10s %10s %10s %10s %10s %10s%n",
             "memory / ingest",
             "engine",
             "MB/s",
@@ -103,6 +129,9 @@ final class CompareReport {
             "live heap",
             "pool peak",
             "memtables",
+            "readers",
+            "cache",
+            "pinned",
             "native"));
     for (String w : config.workloads()) {
       for (String e : List.of("talus", "rocksdb")) {
@@ -110,7 +139,7 @@ final class CompareReport {
         b.append(
             String.format(
                 Locale.ROOT,
-                "%-20s %-8s %8s %6s %6s %6d MiB %6d MiB %6d MiB %6d MiB%n",
+                "%-20s %-8s %8s %6s %6s %6d MiB %6d MiB %6d MiB %6d KiB %6d MiB %6d MiB %6d MiB%n",
                 w,
                 e,
                 fixed(s.mbPerSec().median(), 1),
@@ -119,9 +148,13 @@ final class CompareReport {
                 s.liveHeapBytes() >> 20,
                 s.poolPeakBytes() >> 20,
                 s.memtableBytes() >> 20,
+                s.endState().tableReaderBytes() >> 10,
+                s.endState().cacheBytes() >> 20,
+                s.endState().pinnedCacheBytes() >> 20,
                 s.nativeBytes() >> 20));
       }
     }
+    b.append(budgetLine());
     b.append(
         String.format(
             Locale.ROOT,
@@ -199,6 +232,7 @@ final class CompareReport {
     j.field("compaction", config.compaction().name());
     j.field("durability", config.durability().name());
     j.field("workloads", String.join(",", config.workloads()));
+    j.field("memory_budget_bytes", budgetBytes());
     j.field("talus_options", talusOptions(config));
     j.field("rocksdb_options", RocksBenchEngine.describe(config));
     j.close('}');
@@ -241,6 +275,11 @@ final class CompareReport {
       j.field("heap_pool_peak_bytes", s.poolPeakBytes());
       j.field("memtable_bytes", s.memtableBytes());
       j.field("native_bytes", s.nativeBytes());
+      j.field("memtable_unflushed_bytes", s.endState().unflushedMemtableBytes());
+      j.field("table_reader_bytes", s.endState().tableReaderBytes());
+      j.field("cache_bytes", s.endState().cacheBytes());
+      j.field("cache_pinned_bytes", s.endState().pinnedCacheBytes());
+      j.field("live_heap_over_budget", (double) s.liveHeapBytes() / budgetBytes());
       j.field("lsm_shape", s.settled().shape());
       j.key("sstables_per_level").open('[');
       for (int n : s.settled().sstablesPerLevel()) {

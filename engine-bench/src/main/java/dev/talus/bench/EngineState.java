@@ -8,26 +8,44 @@ import java.util.Locale;
  *
  * @param sstablesPerLevel SSTables (RocksDB: SST files) in each level, index = level
  * @param bytesPerLevel their bytes on disk
- * @param memtableBytes Talus: its memtables' on-heap size estimate; RocksDB: {@code
- *     rocksdb.size-all-mem-tables} (arena bytes of the active, unflushed and pinned memtables)
- * @param cacheBytes RocksDB: {@code rocksdb.block-cache-usage}; Talus: not reported (0)
+ * @param memtableBytes Talus: the heap its memtables hold, counted from the JVM's object layout
+ *     ({@code TableStats.memtableBytes}); RocksDB: {@code rocksdb.size-all-mem-tables} (arena bytes
+ *     of the active, unflushed and pinned memtables)
+ * @param unflushedMemtableBytes RocksDB: {@code rocksdb.cur-size-all-mem-tables} (the active and
+ *     unflushed memtables, without those only pinned by iterators); Talus: its memtable figure
+ * @param cacheBytes RocksDB: {@code rocksdb.block-cache-usage}; Talus: not reported (0; its chunk
+ *     cache is bounded by {@code chunkCacheBytes} and counted in the live heap)
+ * @param pinnedCacheBytes RocksDB: {@code rocksdb.block-cache-pinned-usage} (the part of the block
+ *     cache in use by readers and iterators); Talus: 0
  * @param tableReaderBytes RocksDB: {@code rocksdb.estimate-table-readers-mem} (index and filter
- *     blocks held outside the block cache); Talus: 0 (on heap)
+ *     blocks held outside the block cache); Talus: the heap its open SSTables keep outside the
+ *     chunk cache ({@code TableStats.sstableHeapBytes}: Bloom filters, index samples, chunk
+ *     offsets)
  * @param offHeap whether memtables and cache live outside the Java heap
  */
 record EngineState(
     int[] sstablesPerLevel,
     long[] bytesPerLevel,
     long memtableBytes,
+    long unflushedMemtableBytes,
     long cacheBytes,
+    long pinnedCacheBytes,
     long tableReaderBytes,
     boolean offHeap) {
 
-  static final EngineState NONE = new EngineState(new int[0], new long[0], 0, 0, 0, false);
+  static final EngineState NONE = new EngineState(new int[0], new long[0], 0, 0, 0, 0, 0, false);
 
-  /** Memory held outside the Java heap (RocksDB: memtables + block cache + table readers). */
+  /**
+   * Memory held outside the Java heap (RocksDB: memtables + block cache + table readers; the pinned
+   * part is inside the block cache's figure).
+   */
   long nativeBytes() {
     return offHeap ? memtableBytes + cacheBytes + tableReaderBytes : 0;
+  }
+
+  /** The heap the engine accounts for itself (Talus: memtables + SSTable readers); 0 off heap. */
+  long accountedHeapBytes() {
+    return offHeap ? 0 : memtableBytes + cacheBytes + tableReaderBytes;
   }
 
   /** SSTables in L0 plus the non-empty levels above it: the sorted runs an iterator merges. */

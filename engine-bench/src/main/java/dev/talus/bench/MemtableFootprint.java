@@ -8,7 +8,7 @@ import java.util.function.BiFunction;
  * Memory per byte of user data held in memtables: a fresh engine takes {@code rows} rows (112 user
  * bytes each) and flushes nothing; then the Java heap's live set has grown by {@link
  * Result#liveHeapDelta}, and the engine says its memtables hold {@link Result#engineFigure} bytes
- * (Talus: its size estimate; RocksDB: {@code rocksdb.size-all-mem-tables}, its arena). Not
+ * (Talus: the heap it counts; RocksDB: {@code rocksdb.size-all-mem-tables}, its arena). Not
  * thread-safe.
  */
 final class MemtableFootprint {

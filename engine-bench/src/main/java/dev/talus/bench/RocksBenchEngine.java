@@ -208,7 +208,9 @@ final class RocksBenchEngine implements BenchEngine {
         count,
         bytes,
         longProperty("rocksdb.size-all-mem-tables"),
+        longProperty("rocksdb.cur-size-all-mem-tables"),
         longProperty("rocksdb.block-cache-usage"),
+        longProperty("rocksdb.block-cache-pinned-usage"),
         longProperty("rocksdb.estimate-table-readers-mem"),
         true);
   }

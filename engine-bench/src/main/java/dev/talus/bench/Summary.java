@@ -7,7 +7,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The repetitions of one workload on one engine, reduced: min / median / max of throughput, the
  * median of each latency percentile, amplification figure, live heap and source count, the largest
- * pool-peak heap, and the last repetition's engine state. Immutable.
+ * pool-peak heap, and the last repetition's engine state at the end of its phase and once settled.
+ * Immutable.
  */
 record Summary(
     String workload,
@@ -24,6 +25,7 @@ record Summary(
     long poolPeakBytes,
     long memtableBytes,
     long nativeBytes,
+    EngineState endState,
     EngineState settled,
     double sourcesPerRead,
     ReadSources lastSources,
@@ -55,6 +57,7 @@ record Summary(
         runs.stream().mapToLong(Run::poolPeakBytes).max().orElse(0),
         (long) median(runs, r -> r.atEnd().memtableBytes()),
         (long) median(runs, r -> r.atEnd().nativeBytes()),
+        last.atEnd(),
         last.settled(),
         median(runs, r -> r.sources().mean()),
         last.sources(),

@@ -119,7 +119,8 @@ final class TalusBenchEngine implements BenchEngine {
       count[e.getKey()] = e.getValue();
       bytes[e.getKey()] = s.bytesPerLevel().getOrDefault(e.getKey(), 0L);
     }
-    return new EngineState(count, bytes, s.memtableBytes(), 0, 0, false);
+    return new EngineState(
+        count, bytes, s.memtableBytes(), s.memtableBytes(), 0, 0, s.sstableHeapBytes(), false);
   }
 
   @Override

@@ -64,6 +64,16 @@ class CompareTest {
       }
     }
     assertThat(withSources).isEqualTo(4);
+    // memory: the budget, and what each engine says holds its memory while reads run
+    assertThat(json).contains("\"memory_budget_bytes\"", "\"cache_pinned_bytes\"");
+    for (String r : recordTexts) {
+      if (r.startsWith("\"readrandom\"")) {
+        String field = r.contains("\"engine\": \"talus\"") ? "table_reader_bytes" : "cache_bytes";
+        Matcher v = Pattern.compile("\"" + field + "\": ([0-9]+)").matcher(r);
+        assertThat(v.find()).as("%s in %s", field, r).isTrue();
+        assertThat(Long.parseLong(v.group(1))).as("%s in %s", field, r).isPositive();
+      }
+    }
     assertThat(ImageIO.read(out.resolve("ratios.png").toFile())).isNotNull();
     try (Stream<Path> left = Files.list(data)) {
       assertThat(left).as("benchmark data is deleted").isEmpty();

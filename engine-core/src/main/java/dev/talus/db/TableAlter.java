@@ -42,6 +42,9 @@ final class TableAlter {
               "Column with name '" + a.name() + "' already exists in table " + s.name());
         }
         UserTypes.checkDefined(db.catalog, a.type(), "table " + s.name());
+        if (a.isStatic()) {
+          checkNoPartitionKeyIndex(db, store, s, a.name());
+        }
         TableSchema.Builder b = s.toBuilder();
         s =
             (a.isStatic() ? b.staticColumn(a.name(), a.type()) : b.column(a.name(), a.type()))
@@ -74,6 +77,15 @@ final class TableAlter {
                   + " (Cassandra renames only partition key and clustering columns; drop it"
                   + " and add a new column instead, which starts empty)");
         }
+        List<String> indexed = TableIndexes.onColumn(db, store, c.name());
+        if (!indexed.isEmpty()) {
+          throw new InvalidQueryException(
+              "Cannot rename column "
+                  + c.name()
+                  + " because it has dependent secondary indexes ("
+                  + String.join(", ", indexed)
+                  + ")");
+        }
         if (s.column(r.to()).isPresent()) {
           throw new InvalidQueryException(
               "Cannot rename column "
@@ -104,6 +116,30 @@ final class TableAlter {
     h.replaceStore(store); // the read path compiles queries against the new schema
     db.jobs().scheduleCompaction(store);
     return s;
+  }
+
+  /**
+   * Refuses a static column on a table whose partition key components are indexed: a partition
+   * holding only static values has no row in the index components ({@code IndexRules}).
+   */
+  private static void checkNoPartitionKeyIndex(
+      Database db, TableStore store, TableSchema s, String column) {
+    for (ColumnDef pk : s.partitionKey()) {
+      List<String> indexed = TableIndexes.onColumn(db, store, pk.name());
+      if (!indexed.isEmpty()) {
+        throw new InvalidQueryException(
+            "Cannot add static column "
+                + column
+                + " to "
+                + s.name()
+                + ": partition key column "
+                + pk.name()
+                + " has secondary indexes ("
+                + String.join(", ", indexed)
+                + "), and Talus does not yet index the partition key of a table with static"
+                + " columns; drop them first with DROP INDEX");
+      }
+    }
   }
 
   private static ColumnDef existing(TableSchema s, String name) {

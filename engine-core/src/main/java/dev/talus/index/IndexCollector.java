@@ -30,6 +30,7 @@ final class IndexCollector implements AutoCloseable {
   private final VectorWriters vectors;
   private final IndexRowKeysWriter rowKeys;
   private boolean keysClosed;
+  private byte[] partitionKey;
   private int rows;
 
   /**
@@ -61,6 +62,7 @@ final class IndexCollector implements AutoCloseable {
 
   /** The next partition starts; its rows follow. */
   void startPartition(byte[] partitionKey) {
+    this.partitionKey = partitionKey;
     if (rowKeys != null) {
       rowKeys.startPartition(partitionKey);
     }
@@ -79,7 +81,7 @@ final class IndexCollector implements AutoCloseable {
     for (int i = 0; i < sources.length; i++) {
       if (sources[i] != null) {
         IndexTermsWriter w = writers[i];
-        IndexTerms.terms(sources[i], r, term -> w.add(term, rowId));
+        IndexTerms.terms(sources[i], partitionKey, r, term -> w.add(term, rowId));
       }
     }
   }

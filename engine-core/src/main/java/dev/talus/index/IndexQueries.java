@@ -16,11 +16,14 @@ import java.util.Map;
 
 /**
  * Decides whether a read is served by the table's indexes, and what it asks of each. A read is
- * served when it restricts at least one indexed column by equality (or, on a column of a type other
- * than text, by a range), puts no order on its rows and names no token range, and every other
- * restriction is on the partition key — unless the read opts into filtering, when other
- * restrictions are allowed and checked on the rows read. Any other read is left to the normal
- * planner. Stateless.
+ * served when it restricts at least one indexed column — a regular column, a clustering column or a
+ * component of a composite partition key — by equality (or, on a column of a type other than text,
+ * by a range), puts no order on its rows and names no token range, and every other restriction is
+ * on the partition key — unless the read opts into filtering, when other restrictions are allowed
+ * and checked on the rows read. A read that restricts some partition key components but does not
+ * name its partitions is served only if an index serves each of those restrictions (their terms are
+ * exact, so they are not rechecked; the partitions read are named in full). Any other read is left
+ * to the normal planner. Stateless.
  */
 public final class IndexQueries {
   private IndexQueries() {}
@@ -48,19 +51,28 @@ public final class IndexQueries {
     Map<String, List<IndexDef>> byColumn = new LinkedHashMap<>();
     indexes.forEach(d -> byColumn.computeIfAbsent(d.column(), k -> new ArrayList<>()).add(d));
     List<IndexRange> ranges = new ArrayList<>();
-    boolean keyed = false;
+    boolean keyed = namesPartitions(s, r);
     boolean unserved = !r.tupleRestrictions().isEmpty();
     List<Restriction> recheck = new ArrayList<>(r.restrictions().size());
     for (Restriction x : r.restrictions()) {
-      recheck.add(x);
       ColumnDef c = s.column(x.column()).orElse(null);
       if (c == null) {
         return null; // the normal planner names the unknown column
       }
       if (c.kind() == ColumnDef.Kind.PARTITION_KEY) {
-        keyed = true;
+        if (keyed) {
+          recheck.add(x);
+          continue;
+        }
+        // a component of a partially restricted partition key: served by its index or not at all
+        IndexRange range = rangeOf(s, c, byColumn.getOrDefault(c.name(), List.of()), x);
+        if (range == null) {
+          return null; // the normal planner refuses a partial partition key
+        }
+        add(ranges, range); // exact terms: each candidate partition's key matches, no recheck
         continue;
       }
+      recheck.add(x);
       IndexRange range = rangeOf(s, c, byColumn.getOrDefault(c.name(), List.of()), x);
       if (range == null) {
         unserved = true;
@@ -100,6 +112,28 @@ public final class IndexQueries {
   }
 
   /**
+   * Whether {@code r} names its partitions: every partition key column restricted once, by equality
+   * or IN (the read then reads those partitions; the indexes only permit its conditions).
+   */
+  private static boolean namesPartitions(TableSchema s, ReadRequest r) {
+    for (ColumnDef pk : s.partitionKey()) {
+      int n = 0;
+      for (Restriction x : r.restrictions()) {
+        if (x.column().equals(pk.name())) {
+          if (x.op() != Restriction.Op.EQ && x.op() != Restriction.Op.IN) {
+            return false;
+          }
+          n++;
+        }
+      }
+      if (n != 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Adds {@code range} to {@code ranges}: two conditions on the whole value of one column are one
    * range (their intersection); conditions on elements ({@code CONTAINS a AND CONTAINS b}) each
    * stay their own, since a row must hold every element named.
@@ -124,13 +158,15 @@ public final class IndexQueries {
    */
   private static IndexRange rangeOf(
       TableSchema s, ColumnDef c, List<IndexDef> indexes, Restriction x) {
-    if (x.values().size() != 1 || x.value() == null || VectorIndexRules.applies(c)) {
+    int arity = x.op() == Restriction.Op.MAP_ENTRY ? 2 : 1;
+    if (x.values().size() != arity || hasNull(x.values()) || VectorIndexRules.applies(c)) {
       return null; // a vector index serves ANN ordering only (VectorRead)
     }
     IndexDef.Target wanted =
         switch (x.op()) {
           case CONTAINS -> IndexDef.Target.VALUES;
           case CONTAINS_KEY -> IndexDef.Target.KEYS;
+          case MAP_ENTRY -> IndexDef.Target.ENTRIES;
           case EQ, GT, GE, LT, LE ->
               c.type().isCollection() ? IndexDef.Target.FULL : IndexDef.Target.SIMPLE;
           default -> null;
@@ -153,18 +189,37 @@ public final class IndexQueries {
     }
     byte[] term;
     try {
-      term = termOf(s, c, d, x.value());
+      term =
+          d.target() == IndexDef.Target.ENTRIES
+              ? entryTerm(c, x.values().get(0), x.values().get(1))
+              : termOf(s, c, d, x.value());
     } catch (IllegalArgumentException | dev.talus.InvalidQueryException e) {
       return null; // the normal planner names the bad value
     }
     return switch (x.op()) {
-      case EQ, CONTAINS, CONTAINS_KEY -> new IndexRange(d, term, true, term, true);
+      case EQ, CONTAINS, CONTAINS_KEY, MAP_ENTRY -> new IndexRange(d, term, true, term, true);
       case GT -> new IndexRange(d, term, false, null, false);
       case GE -> new IndexRange(d, term, true, null, false);
       case LT -> new IndexRange(d, null, false, term, false);
       case LE -> new IndexRange(d, null, false, term, true);
       default -> null;
     };
+  }
+
+  private static boolean hasNull(List<Object> values) {
+    for (Object v : values) {
+      if (v == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The term of entry {@code key → value} of map column {@code c} ({@link IndexTerms}). */
+  private static byte[] entryTerm(ColumnDef c, Object key, Object value) {
+    TypeCodec<?> k = IndexTerms.elementCodec(c.type(), true);
+    TypeCodec<?> v = IndexTerms.elementCodec(c.type(), false);
+    return IndexTerms.concat(IndexTerms.of(k, k.coerce(key)), IndexTerms.of(v, v.coerce(value)));
   }
 
   /** The term of query value {@code value} for index {@code d} on column {@code c}. */

@@ -12,10 +12,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What CREATE INDEX accepts: the column exists and is a regular column; the target fits its type
- * (the whole value of a scalar, the values of a list, set or map, the keys of a map, the whole of a
- * frozen collection); the options are the analysis options, on text; no index of the same target
- * exists; the name is not taken in the keyspace. The messages follow Cassandra's ({@code
+ * What CREATE INDEX accepts: the column exists and is a regular column, a clustering column or a
+ * component of a composite partition key; the target fits its type (the whole value of a scalar,
+ * the values of a list, set or map, the keys of a map, the whole of a frozen collection); the
+ * options are the analysis options, on text; no index of the same target exists; the name is not
+ * taken in the keyspace. The messages follow Cassandra's ({@code
  * cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5 indexes and Talus does not
  * yet is refused as "not yet supported by Talus". Stateless.
  */
@@ -51,14 +52,7 @@ public final class IndexRules {
       return;
     }
     VectorIndexRules.checkNotVectorOptions(c, def);
-    if (c.kind() != ColumnDef.Kind.REGULAR) {
-      throw new InvalidQueryException(
-          "Indexing "
-              + describe(c.kind())
-              + " column "
-              + c.name()
-              + " is not yet supported by Talus (it indexes regular columns only)");
-    }
+    checkKind(table, c);
     checkTarget(c, def.target());
     checkOptions(c, def);
     for (IndexDef other : tableIndexes) {
@@ -90,6 +84,48 @@ public final class IndexRules {
       return def.withTarget(IndexDef.Target.VALUES);
     }
     return def;
+  }
+
+  /**
+   * Regular columns, clustering columns and the components of a composite partition key are
+   * indexed; the only partition key column is refused as Cassandra refuses it (the partition key
+   * already finds its partition). Static columns are not indexed yet, nor the partition key
+   * components of a table with static columns: a partition holding only static values has no row in
+   * the index components, so such an index would miss it.
+   */
+  private static void checkKind(TableSchema table, ColumnDef c) {
+    switch (c.kind()) {
+      case REGULAR, CLUSTERING -> {}
+      case PARTITION_KEY -> {
+        if (table.partitionKey().size() == 1) {
+          throw new InvalidQueryException(
+              "Cannot create secondary index on the only partition key column " + c.name());
+        }
+        if (hasStatic(table)) {
+          throw new InvalidQueryException(
+              "Indexing partition key column "
+                  + c.name()
+                  + " of a table with static columns is not yet supported by Talus (a partition"
+                  + " holding only static values would not be found)");
+        }
+      }
+      case STATIC ->
+          throw new InvalidQueryException(
+              "Indexing static column "
+                  + c.name()
+                  + " is not yet supported by Talus (it indexes regular columns, clustering"
+                  + " columns and the components of a composite partition key)");
+    }
+  }
+
+  /** Whether {@code table} has a static column. */
+  public static boolean hasStatic(TableSchema table) {
+    for (ColumnDef c : table.columns()) {
+      if (c.kind() == ColumnDef.Kind.STATIC) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Cassandra's rules for a target ({@code CreateIndexStatement.validateIndexTarget}). */
@@ -132,23 +168,13 @@ public final class IndexRules {
               + c.name()
               + " with non-map type");
     }
-    if (target == IndexDef.Target.ENTRIES) {
-      throw new InvalidQueryException(
-          "Indexing entries("
-              + c.name()
-              + ") is not yet supported by Talus (it indexes keys("
-              + c.name()
-              + ") and values("
-              + c.name()
-              + "))");
-    }
     boolean ok =
         switch (target) {
           case SIMPLE -> isIndexable(t);
           case VALUES -> isElement(t.kind() == DataType.Kind.MAP ? t.valueType() : t.elementType());
           case KEYS -> isElement(t.elementType());
           case FULL -> isElement(t);
-          case ENTRIES -> false;
+          case ENTRIES -> isElement(t.elementType()) && isElement(t.valueType());
         };
     if (!ok) {
       throw new InvalidQueryException(
@@ -183,6 +209,10 @@ public final class IndexRules {
       }
     }
     if (IndexAnalyzer.isAnalyzed(def)) {
+      if (c.isPrimaryKey()) {
+        throw new InvalidQueryException(
+            "Cannot specify index analyzer on primary key column: " + c.name());
+      }
       IndexAnalyzer.of(def); // checks the values
       DataType.Kind k = c.type().kind();
       if (k != DataType.Kind.TEXT && k != DataType.Kind.ASCII) {
@@ -236,14 +266,5 @@ public final class IndexRules {
   /** True for the scalar types an index accepts: every native value type but duration. */
   static boolean isIndexable(DataType t) {
     return t.isNative() && t.kind() != DataType.Kind.DURATION && t.kind() != DataType.Kind.COUNTER;
-  }
-
-  private static String describe(ColumnDef.Kind k) {
-    return switch (k) {
-      case PARTITION_KEY -> "partition key";
-      case CLUSTERING -> "clustering";
-      case STATIC -> "static";
-      case REGULAR -> "regular";
-    };
   }
 }

@@ -9,6 +9,7 @@ import dev.talus.data.Cell;
 import dev.talus.data.Row;
 import dev.talus.schema.KeyCodec;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -17,7 +18,9 @@ import java.util.function.Consumer;
  * range of values is a range of terms — taken from what the index's target names: the whole value
  * of a scalar or frozen column ({@link IndexDef.Target#SIMPLE}, {@link IndexDef.Target#FULL}), each
  * element of a list or set or each value of a map ({@link IndexDef.Target#VALUES}), each key of a
- * map ({@link IndexDef.Target#KEYS}). A text value under an analyzed index (whole values only) is
+ * map ({@link IndexDef.Target#KEYS}); for a partition key component or a clustering column, the
+ * component's value in the row's key ({@link KeyPart}: every row of a partition holds the term of
+ * its partition key component). A text value under an analyzed index (whole values only) is
  * analyzed first ({@link IndexAnalyzer}). Stateless.
  */
 final class IndexTerms {
@@ -31,13 +34,15 @@ final class IndexTerms {
    * @param codec the codec of one indexed value (the element's for VALUES and KEYS)
    * @param complex the codec of the column's element cells, or null for a single-cell column
    * @param analyzer the text analysis, {@link IndexAnalyzer#NONE} if none
+   * @param key the key component indexed, or null for a regular column
    */
   record Source(
       int id,
       IndexDef.Target target,
       TypeCodec<?> codec,
       ComplexCodec complex,
-      IndexAnalyzer analyzer) {
+      IndexAnalyzer analyzer,
+      KeyPart key) {
     /** The term of canonical value {@code value} of one indexed value. */
     byte[] term(Object value) {
       Object v = value;
@@ -48,21 +53,56 @@ final class IndexTerms {
     }
   }
 
+  /**
+   * A component of the row's key: partition key component {@code index} ({@code partition}) or
+   * clustering column {@code index}, decoded with {@code keys}.
+   */
+  record KeyPart(KeyCodec keys, boolean partition, int index) {}
+
   /** How {@code def}'s terms are read with {@code keys}, or null if its column is not stored. */
   static Source source(IndexDef def, KeyCodec keys) {
     int id = keys.regularId(def.column());
     if (id < 0) {
-      return null;
+      return keySource(def, keys);
     }
     ColumnDef c = keys.column(id);
     DataType t = c.type();
     IndexAnalyzer analyzer = IndexAnalyzer.of(def);
     return switch (def.target()) {
-      case SIMPLE, FULL -> new Source(id, def.target(), keys.regularCodec(id), null, analyzer);
-      case KEYS -> new Source(id, def.target(), elementCodec(t, true), complex(t), analyzer);
-      case VALUES -> new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer);
-      case ENTRIES -> throw new IllegalStateException("entries() indexes are not built");
+      case SIMPLE, FULL ->
+          new Source(id, def.target(), keys.regularCodec(id), null, analyzer, null);
+      case KEYS -> new Source(id, def.target(), elementCodec(t, true), complex(t), analyzer, null);
+      case VALUES ->
+          new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer, null);
+      case ENTRIES ->
+          new Source(id, def.target(), elementCodec(t, false), complex(t), analyzer, null);
     };
+  }
+
+  /** The source of an index on a key component, or null if {@code def} names no key column. */
+  private static Source keySource(IndexDef def, KeyCodec keys) {
+    List<ColumnDef> pk = keys.schema().partitionKey();
+    List<ColumnDef> ck = keys.schema().clustering();
+    for (int i = 0; i < pk.size(); i++) {
+      if (pk.get(i).name().equals(def.column())) {
+        return keyPartSource(def, pk.get(i), new KeyPart(keys, true, i));
+      }
+    }
+    for (int i = 0; i < ck.size(); i++) {
+      if (ck.get(i).name().equals(def.column())) {
+        return keyPartSource(def, ck.get(i), new KeyPart(keys, false, i));
+      }
+    }
+    return null;
+  }
+
+  private static Source keyPartSource(IndexDef def, ColumnDef c, KeyPart key) {
+    return new Source(-1, def.target(), TypeCodec.of(c.type()), null, IndexAnalyzer.NONE, key);
+  }
+
+  /** Whether {@code s} is the source of a partition key component's index (false for null). */
+  static boolean isPartition(Source s) {
+    return s != null && s.key() != null && s.key().partition();
   }
 
   /** The codec of one element: a map's key ({@code key}) or value, a list's or set's element. */
@@ -85,12 +125,30 @@ final class IndexTerms {
   }
 
   /**
-   * Gives {@code out} every term {@code row} holds for {@code s}: none if the row holds no value
-   * (no cell, a tombstone, or bytes that are not a value of the type — an empty value is never
-   * indexed), one for a whole value, one per live element cell for VALUES and KEYS (an element
-   * tombstone adds nothing; a value twice in a list gives its term twice).
+   * Like {@link #terms(Source, byte[], Row, Consumer)} for a source that is not a partition key
+   * component (which needs the row's partition key).
    */
   static void terms(Source s, Row row, Consumer<byte[]> out) {
+    terms(s, null, row, out);
+  }
+
+  /**
+   * Gives {@code out} every term {@code row} of partition {@code partitionKey} holds for {@code s}:
+   * none if the row holds no value (no cell, a tombstone, or bytes that are not a value of the type
+   * — an empty value is never indexed), one for a whole value, one per live element cell for VALUES
+   * and KEYS (an element tombstone adds nothing; a value twice in a list gives its term twice); for
+   * a key component, the component's value — of the partition key for every row, of the clustering
+   * for every row but the static row (which has none), whatever the row's cells hold (the read
+   * rechecks the row).
+   *
+   * @param partitionKey the partition key's bytes; only a partition key component's source reads it
+   *     (and then it must not be null)
+   */
+  static void terms(Source s, byte[] partitionKey, Row row, Consumer<byte[]> out) {
+    if (s.key() != null) {
+      keyTerm(s, partitionKey, row, out);
+      return;
+    }
     if (s.complex() == null) {
       Cell c = row.cell(s.id());
       if (c == null || c.isTombstone() || c.hasPath()) {
@@ -114,12 +172,43 @@ final class IndexTerms {
       if (c.isTombstone() || !c.hasPath()) {
         continue;
       }
-      // a set element's or map key's path is already its term
-      byte[] term = paths ? c.path() : termOf(s, c.value());
+      // a set element's or map key's path is already its term; an entry's is the key's term
+      // followed by the value's (each self-delimiting, so the pair is unambiguous)
+      byte[] term;
+      if (s.target() == IndexDef.Target.ENTRIES) {
+        byte[] value = termOf(s, c.value());
+        term = value == null ? null : concat(c.path(), value);
+      } else {
+        term = paths ? c.path() : termOf(s, c.value());
+      }
       if (term != null) {
         out.accept(term);
       }
     }
+  }
+
+  private static void keyTerm(Source s, byte[] partitionKey, Row row, Consumer<byte[]> out) {
+    KeyPart k = s.key();
+    Object value;
+    if (k.partition()) {
+      if (partitionKey == null) {
+        throw new IllegalStateException("a partition key component's terms need the partition key");
+      }
+      value = k.keys().decodePartitionKey(partitionKey)[k.index()];
+    } else {
+      if (row.isStatic()) {
+        return;
+      }
+      value = k.keys().decodeClustering(row.clustering())[k.index()];
+    }
+    out.accept(of(s.codec(), value));
+  }
+
+  /** The term of a map entry: its key's term then its value's. */
+  static byte[] concat(byte[] key, byte[] value) {
+    byte[] out = java.util.Arrays.copyOf(key, key.length + value.length);
+    System.arraycopy(value, 0, out, key.length, value.length);
+    return out;
   }
 
   private static byte[] termOf(Source s, byte[] value) {

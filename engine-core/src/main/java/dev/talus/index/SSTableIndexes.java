@@ -276,7 +276,9 @@ public final class SSTableIndexes implements AutoCloseable {
     if (range.isEmpty()) {
       return out;
     }
-    boolean rowLevel = !keys.schema().clustering().isEmpty();
+    IndexTerms.Source source = IndexTerms.source(range.index(), keys);
+    // a partition key component's term is in every row of its partitions: they are read whole
+    boolean rowLevel = !keys.schema().clustering().isEmpty() && !IndexTerms.isPartition(source);
     for (SSTableReader r : sstables) {
       Attached a = attachedOf(r);
       synchronized (a) {
@@ -290,7 +292,6 @@ public final class SSTableIndexes implements AutoCloseable {
         addHits(a.keys, rows, rowLevel, out);
       }
     }
-    IndexTerms.Source source = IndexTerms.source(range.index(), keys);
     if (source == null) {
       return out;
     }
@@ -300,7 +301,7 @@ public final class SSTableIndexes implements AutoCloseable {
         for (Iterator<Row> it = p.rows(Slice.ALL, false); it.hasNext(); ) {
           Row row = it.next();
           hit[0] = false;
-          IndexTerms.terms(source, row, term -> hit[0] |= range.contains(term));
+          IndexTerms.terms(source, p.key().bytes(), row, term -> hit[0] |= range.contains(term));
           if (hit[0]) {
             if (!rowLevel || row.isStatic()) {
               out.addPartition(p.key());

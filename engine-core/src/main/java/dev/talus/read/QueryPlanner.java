@@ -133,6 +133,10 @@ final class QueryPlanner {
           filters.add(new Filter(c, keys.regularId(c.name()), x.op(), x.value()));
           continue;
         }
+        if (x.op() == Restriction.Op.MAP_ENTRY) {
+          filters.add(ValueFilters.entry(s, c, keys.regularId(c.name()), x));
+          continue;
+        }
         if (x.op() == Restriction.Op.CONTAINS || x.op() == Restriction.Op.CONTAINS_KEY) {
           filters.add(ValueFilters.contains(s, c, keys.regularId(c.name()), x));
           continue;

@@ -51,9 +51,40 @@ final class ValueFilters {
     }
   }
 
+  /**
+   * A checked {@code m[k] = v} filter on column {@code c} (Cassandra's messages, {@code
+   * SingleColumnRelation}): a non-frozen map, neither value null; its value the canonical entry.
+   */
+  static QueryPlanner.Filter entry(TableSchema s, ColumnDef c, int id, Restriction x) {
+    DataType t = c.type();
+    if (t.kind() != DataType.Kind.MAP) {
+      throw new InvalidQueryException("Column " + c.name() + " cannot be used as a map");
+    }
+    if (!t.isMultiCell()) {
+      throw new InvalidQueryException(
+          "Map-entry equality predicates on frozen map column " + c.name() + " are not supported");
+    }
+    if (x.values().size() != 2 || x.values().get(0) == null) {
+      throw new InvalidQueryException("Invalid null map key for column " + c.name());
+    }
+    if (x.values().get(1) == null) {
+      throw new InvalidQueryException("Unsupported null map value for column " + c.name());
+    }
+    try {
+      Object k = TypeCodec.nested(t.elementType()).coerce(x.values().get(0));
+      Object v = TypeCodec.nested(t.valueType()).coerce(x.values().get(1));
+      return new QueryPlanner.Filter(c, id, x.op(), Map.entry(k, v));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidQueryException(
+          "bad value for " + c.name() + "[key] = value: " + e.getMessage(), e);
+    }
+  }
+
   /** Refuses CONTAINS on key columns, which are no collections a filter can look into. */
   static void checkKeyColumn(TableSchema s, ColumnDef c, Restriction x) {
-    if (x.op() == Restriction.Op.CONTAINS || x.op() == Restriction.Op.CONTAINS_KEY) {
+    if (x.op() == Restriction.Op.CONTAINS
+        || x.op() == Restriction.Op.CONTAINS_KEY
+        || x.op() == Restriction.Op.MAP_ENTRY) {
       throw new InvalidQueryException(
           "Cannot use "
               + x.op().symbol()
@@ -108,6 +139,15 @@ final class ValueFilters {
       }
       case CONTAINS_KEY -> {
         return contains(((Map<?, ?>) v).keySet(), f.value());
+      }
+      case MAP_ENTRY -> {
+        Map.Entry<?, ?> wanted = (Map.Entry<?, ?>) f.value();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+          if (java.util.Objects.deepEquals(e.getKey(), wanted.getKey())) {
+            return java.util.Objects.deepEquals(e.getValue(), wanted.getValue());
+          }
+        }
+        return false;
       }
       case ANALYZED_EQ -> {
         return ((Restriction.Analyzed) f.value()).matches(v);

@@ -23,6 +23,8 @@ public record Restriction(String column, Op op, List<Object> values) {
     CONTAINS("CONTAINS"),
     /** A map holds the key. */
     CONTAINS_KEY("CONTAINS KEY"),
+    /** A map holds the entry: its two values are the key and the value ({@code m[k] = v}). */
+    MAP_ENTRY("="),
     /**
      * Equality after a text analysis (the recheck of a read served by an analyzed index): its one
      * value is an {@link Analyzed}.

@@ -9,7 +9,9 @@ import dev.talus.runtime.DbContext;
 import dev.talus.sstable.SSTableReader;
 import dev.talus.sstable.SSTableWriter;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,6 +28,9 @@ final class Flusher {
 
   /** Flushes of this table run one at a time so they complete in order. */
   private final ReentrantLock flushLock = new ReentrantLock();
+
+  /** When (database clock) the SSTable write running now began; null while none runs. */
+  private volatile Instant writingSince;
 
   Flusher(TableStore table, DbContext ctx, TableHost host) {
     this.table = table;
@@ -74,11 +79,24 @@ final class Flusher {
         if (pending.isEmpty()) {
           return;
         }
-        flushOne(pending.get(0));
+        writingSince = ctx.clock().instant();
+        try {
+          flushOne(pending.get(0));
+        } finally {
+          writingSince = null;
+        }
       }
     } finally {
       flushLock.unlock();
     }
+  }
+
+  /**
+   * When (database clock) the flush writing an SSTable of this table now began, or empty if none
+   * is: a flush held up by a slow or stalled disk shows here for as long as it lasts.
+   */
+  Optional<Instant> runningSince() {
+    return Optional.ofNullable(writingSince);
   }
 
   /** Runs {@code action} once no flush of this table runs, holding off the next ones meanwhile. */

@@ -38,12 +38,14 @@ public final class TableInspector {
     Map<Integer, Long> bytesPerLevel = new TreeMap<>();
     long disk = 0;
     long droppable = 0;
+    long sstableHeap = 0;
     long gcBefore = c.gcBefore(now);
     for (SSTableReader r : v.sstables()) {
       int level = r.stats().level();
       perLevel.merge(level, 1, Integer::sum);
       bytesPerLevel.merge(level, r.onDiskSize(), Long::sum);
       disk += r.onDiskSize();
+      sstableHeap += r.heapBytes();
       droppable += r.stats().estimatedDroppableTombstones(gcBefore);
     }
     return new TableStats(
@@ -53,6 +55,7 @@ public final class TableInspector {
         bytesPerLevel,
         disk,
         v.memtableBytes(),
+        sstableHeap,
         m.writes.get(),
         m.reads.get(),
         TableMetrics.percentiles(m.writeLatency),
@@ -61,6 +64,7 @@ public final class TableInspector {
         TableMetrics.percentiles(m.tombstonesPerRead),
         m.flushes.get(),
         m.bytesFlushed.get(),
+        table.flushRunningSince(),
         c.pending(),
         c.running(),
         c.completed.get(),

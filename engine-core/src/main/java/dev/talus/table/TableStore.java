@@ -266,6 +266,11 @@ public final class TableStore {
     flusher.flush();
   }
 
+  /** When (database clock) the flush writing an SSTable now began, or empty if none is. */
+  java.util.Optional<java.time.Instant> flushRunningSince() {
+    return flusher.runningSince();
+  }
+
   /** How this table's SSTables are written (flush and compaction outputs at {@code level}). */
   SSTableOptions sstableOptions(int level) {
     SSTableOptions.Compression c =

@@ -19,6 +19,16 @@ final class KillNine {
 
   static List<String> runAndKill(Class<?> child, long killAfterMs, String... args)
       throws Exception {
+    return runAndKillAfter(child, "READY", killAfterMs, args);
+  }
+
+  /**
+   * As {@link #runAndKill}, but the wait of {@code killAfterMs} starts when the child prints a line
+   * starting with {@code linePrefix} (after its {@code READY}), so the kill lands in the work that
+   * line announces; the child must print it within a minute.
+   */
+  static List<String> runAndKillAfter(
+      Class<?> child, String linePrefix, long killAfterMs, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(
@@ -51,14 +61,9 @@ final class KillNine {
               }
             });
     reader.start();
-    for (int i = 0; i < 600; i++) {
-      synchronized (lines) {
-        if (lines.contains("READY")) {
-          break;
-        }
-      }
-      assertThat(process.isAlive()).as("child died before READY").isTrue();
-      process.waitFor(50, TimeUnit.MILLISECONDS);
+    awaitLine(process, lines, "READY", 600);
+    if (!linePrefix.equals("READY")) {
+      awaitLine(process, lines, linePrefix, 1200);
     }
     process.waitFor(killAfterMs, TimeUnit.MILLISECONDS);
     process.destroyForcibly(); // SIGKILL
@@ -66,6 +71,28 @@ final class KillNine {
     reader.join(30_000);
     synchronized (lines) {
       return new ArrayList<>(lines);
+    }
+  }
+
+  /** Waits up to {@code polls} × 50 ms for a line starting with {@code prefix}. */
+  private static void awaitLine(Process process, List<String> lines, String prefix, int polls)
+      throws InterruptedException {
+    for (int i = 0; i < polls; i++) {
+      synchronized (lines) {
+        if (lines.stream().anyMatch(l -> l.startsWith(prefix))) {
+          return;
+        }
+      }
+      if (!process.isAlive()) {
+        break;
+      }
+      process.waitFor(50, TimeUnit.MILLISECONDS);
+    }
+    process.destroyForcibly(); // leave no child behind a failed wait
+    synchronized (lines) {
+      assertThat(lines)
+          .as("the child printed a line starting with %s", prefix)
+          .anyMatch(l -> l.startsWith(prefix));
     }
   }
 }

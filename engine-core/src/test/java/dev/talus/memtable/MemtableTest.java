@@ -272,7 +272,7 @@ class MemtableTest {
     return b.build();
   }
 
-  private static Row randomRow(Random rnd, byte[] clustering) {
+  static Row randomRow(Random rnd, byte[] clustering) {
     long ts = rnd.nextInt(1000);
     LivenessInfo l =
         switch (rnd.nextInt(4)) {
@@ -310,11 +310,11 @@ class MemtableTest {
     return new Row(clustering, l, del, cds, cells.toArray(new Cell[0]));
   }
 
-  private static byte[] clustering(int i) {
+  static byte[] clustering(int i) {
     return ClusteringBytes.row(List.of(intBytes(i)));
   }
 
-  private static byte[] intBytes(int i) {
+  static byte[] intBytes(int i) {
     return new byte[] {(byte) (i >>> 24), (byte) (i >>> 16), (byte) (i >>> 8), (byte) i};
   }
 }

@@ -28,12 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * updates, row, clustering-range and partition deletions, flushes, compactions, clock jumps,
  * reopens — on wide partitions with two clustering columns: {@code kept} has its indexes from the
  * start, {@code late} gets them half way, built in the background from its SSTables. From then on
- * every indexed read (equality, range, AND, LIMIT, paging, with the partition key) must give the
- * same rows, with every column, on both tables and equal a full scan filtered in the test; {@code
- * kept}'s index on {@code a} is dropped and rebuilt from time to time and must keep giving them.
- * The reads take the row-level path (only the candidate rows of each partition), so range
- * tombstones and partition deletions newer than a row must hide it. Prints its seeds; {@code
- * -Dtalus.index.equivalence.seed=N} replays one.
+ * every indexed read (equality, range, AND, LIMIT, paging, with the partition key; on regular and
+ * on clustering columns) must give the same rows, with every column, on both tables and equal a
+ * full scan filtered in the test; {@code kept}'s index on {@code a} is dropped and rebuilt from
+ * time to time and must keep giving them. The reads take the row-level path (only the candidate
+ * rows of each partition), so range tombstones and partition deletions newer than a row must hide
+ * it. Prints its seeds; {@code -Dtalus.index.equivalence.seed=N} replays one.
  */
 class IndexEquivalenceTest {
   private static final int STEPS = 160;
@@ -113,6 +113,8 @@ class IndexEquivalenceTest {
   private static void index(Table t) {
     t.createIndex(IndexDef.sai(t.name() + "_a", "a"));
     t.createIndex(IndexDef.sai(t.name() + "_b", "b"));
+    t.createIndex(IndexDef.sai(t.name() + "_c1", "c1")); // clustering columns
+    t.createIndex(IndexDef.sai(t.name() + "_c2", "c2"));
   }
 
   private static void awaitAll(Table t) throws InterruptedException {
@@ -187,7 +189,7 @@ class IndexEquivalenceTest {
   }
 
   private static void check(Random rnd, TalusDb db, boolean both, String where) {
-    int k = rnd.nextInt(6);
+    int k = rnd.nextInt(9);
     UnaryOperator<Select> q;
     Predicate<ResultRow> match;
     String desc;
@@ -211,10 +213,25 @@ class IndexEquivalenceTest {
       q = s -> s.eq("p", p).eq("a", a);
       match = r -> r.getInt("p") == p && a.equals(r.getString("a"));
       desc = "p = " + p + " and a = " + a;
-    } else {
+    } else if (k == 5) {
       q = s -> s.gt("b", lo);
       match = r -> !r.isNull("b") && r.getLong("b") > lo;
       desc = "b > " + lo;
+    } else if (k == 6) {
+      int c1 = (int) lo % 6;
+      q = s -> s.eq("c1", c1);
+      match = r -> !r.isNull("c1") && r.getInt("c1") == c1;
+      desc = "c1 = " + c1;
+    } else if (k == 7) {
+      String c2 = "k" + (lo % 9);
+      q = s -> s.eq("c2", c2).ge("b", hi);
+      match = r -> c2.equals(r.getString("c2")) && !r.isNull("b") && r.getLong("b") >= hi;
+      desc = "c2 = " + c2 + " and b >= " + hi;
+    } else {
+      int c1 = (int) lo % 6;
+      q = s -> s.lt("c1", c1).eq("a", a);
+      match = r -> !r.isNull("c1") && r.getInt("c1") < c1 && a.equals(r.getString("a"));
+      desc = "c1 < " + c1 + " and a = " + a;
     }
     int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(6) : Integer.MAX_VALUE;
     int pageSize = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(4) : 0;

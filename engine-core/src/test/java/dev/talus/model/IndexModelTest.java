@@ -31,10 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * row and partition deletes, TTLs, clock jumps, flushes, compactions, strategy switches, index
  * drops and re-creations, reopens, collection element adds, removals and TTLs — with, after each
  * step, random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements
- * and a map's values, CONTAINS KEY, equality on a frozen set, case-insensitive equality on an
- * analyzed text index, LIMIT, paging; ANN ordering on a vector index) compared with a full scan of
- * the table (which no index serves) filtered — or ranked by the same similarity — in the test.
- * Prints its seeds; {@code -Dtalus.index.seed=N} replays one.
+ * and a map's values, CONTAINS KEY, a map entry (m[k] = v), equality on a frozen set,
+ * case-insensitive equality on an analyzed text index, LIMIT, paging; ANN ordering on a vector
+ * index) compared with a full scan of the table (which no index serves) filtered — or ranked by the
+ * same similarity — in the test. A second table gets the same for indexes on partition key
+ * components and clustering columns ({@link IndexKeyModel}). Prints its seeds; {@code
+ * -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -87,18 +89,29 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_tags", "tags"));
       t.createIndex(IndexDef.sai("t_mk", "m").withTarget(IndexDef.Target.KEYS));
       t.createIndex(IndexDef.sai("t_mv", "m").withTarget(IndexDef.Target.VALUES));
+      t.createIndex(IndexDef.sai("t_me", "m").withTarget(IndexDef.Target.ENTRIES));
       t.createIndex(IndexDef.sai("t_fz", "fz").withTarget(IndexDef.Target.FULL));
       t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      // key-component targets on a second table, drawn from their own seeded sequence
+      Random keyRnd = new Random(seed * 31 + 7);
+      Table kt = IndexKeyModel.create(db);
       for (int step = 0; step < STEPS; step++) {
+        String keyWhat = IndexKeyModel.step(keyRnd, kt);
         String what = step(rnd, t, clock);
         if (what.equals("reopen")) {
           db = reopen.apply(db);
           t = db.table("t");
+          kt = db.table(IndexKeyModel.TABLE);
           awaitBuilt(t); // a build stopped by the close resumes at open
+          awaitBuilt(kt);
         }
         for (int q = 0; q < 3; q++) {
           check(rnd, t, "seed " + seed + ", step " + step + " (" + what + ")");
+        }
+        for (int q = 0; q < 2; q++) {
+          IndexKeyModel.check(
+              keyRnd, kt, "seed " + seed + ", step " + step + " (" + keyWhat + ", " + what + ")");
         }
       }
     } finally {
@@ -246,7 +259,7 @@ class IndexModelTest {
   }
 
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(12);
+    int k = rnd.nextInt(13);
     if (k == 11) {
       checkAnn(rnd, t, where);
       return;
@@ -321,6 +334,15 @@ class IndexModelTest {
       q = s -> s.eq("n", v);
       match = r -> r.getString("n") != null && r.getString("n").equalsIgnoreCase(v);
       desc = "n = " + v + " (case-insensitive)";
+    } else if (k == 12) {
+      String key = "k" + rnd.nextInt(4);
+      int v = rnd.nextInt(5);
+      q = s -> s.mapEntry("m", key, v);
+      match =
+          r ->
+              r.getMap("m", String.class, Integer.class) != null
+                  && Integer.valueOf(v).equals(r.getMap("m", String.class, Integer.class).get(key));
+      desc = "m[" + key + "] = " + v;
     } else {
       int p = rnd.nextInt(8);
       String v = "v" + rnd.nextInt(5);

@@ -28,8 +28,51 @@ public final class ChunkCache {
     IndexStretch load(int stretch) throws IOException;
   }
 
-  /** {@code item} is a chunk number, or {@code ~stretch} (negative) for an index stretch. */
-  private record Key(long reader, int item) {}
+  /**
+   * {@code item} is a chunk number, or {@code ~stretch} (negative) for an index stretch.
+   *
+   * <p>The hash mixes both fields (the 64-bit finalizer of MurmurHash3). A record's generated hash,
+   * {@code 31 * reader + item}, gives chunk {@code c} of reader {@code r} the hash of chunk {@code
+   * c - 31} of reader {@code r + 1}: with thousands of chunks per SSTable and reader ids a few
+   * apart, most cached chunks shared a hash with others, and every lookup walked a chain of equal
+   * hashes.
+   */
+  static final class Key {
+    final long reader;
+    final int item;
+    private final int hash;
+
+    Key(long reader, int item) {
+      this.reader = reader;
+      this.item = item;
+      this.hash = mix(reader, item);
+    }
+
+    static int mix(long reader, int item) {
+      long h = reader * 0x9E3779B97F4A7C15L + (item & 0xFFFFFFFFL);
+      h ^= h >>> 33;
+      h *= 0xFF51AFD7ED558CCDL;
+      h ^= h >>> 33;
+      h *= 0xC4CEB9FE1A85EC53L;
+      h ^= h >>> 33;
+      return (int) h;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.item == item && k.reader == reader;
+    }
+
+    @Override
+    public String toString() {
+      return "Key[reader=" + reader + ", item=" + item + "]";
+    }
+  }
 
   private final Cache<Key, Object> cache;
   private final AtomicLong ids = new AtomicLong();
@@ -103,7 +146,7 @@ public final class ChunkCache {
               key,
               k -> {
                 try {
-                  return loader.load(k.item());
+                  return loader.load(k.item);
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
@@ -128,7 +171,7 @@ public final class ChunkCache {
               key,
               k -> {
                 try {
-                  return loader.load(~k.item());
+                  return loader.load(~k.item);
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
@@ -142,7 +185,7 @@ public final class ChunkCache {
   void invalidate(long reader) {
     liveReaders.remove(reader);
     if (cache != null) {
-      cache.asMap().keySet().removeIf(k -> k.reader() == reader);
+      cache.asMap().keySet().removeIf(k -> k.reader == reader);
     }
   }
 }

@@ -187,6 +187,29 @@ public final class SSTableReader {
     return onDiskSize;
   }
 
+  /**
+   * The heap this open reader keeps for as long as it is open, beyond the chunk cache: its Bloom
+   * filter's words, the partition index samples (tokens, keys, positions, checksums) and the Data
+   * chunk offsets. Arrays are counted with their 16-byte header, padded to 8 bytes; the few fixed
+   * objects around them (reader, statistics, file handles) are not.
+   */
+  public long heapBytes() {
+    long keys = arrayBytes(sampleKeys.length, 4);
+    for (byte[] k : sampleKeys) {
+      keys += arrayBytes(k.length, 1);
+    }
+    return arrayBytes(filter.sizeInBytes() / 8, 8)
+        + keys
+        + arrayBytes(sampleTokens.length, 8)
+        + arrayBytes(samplePositions.length, 8)
+        + arrayBytes(sampleCrcs.length, 4)
+        + arrayBytes(compression.offsets().length, 8);
+  }
+
+  private static long arrayBytes(long length, int elementBytes) {
+    return (16 + length * elementBytes + 7) & ~7L;
+  }
+
   ChunkReader chunks() {
     return chunks;
   }

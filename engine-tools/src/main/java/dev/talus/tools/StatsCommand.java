@@ -1,5 +1,6 @@
 package dev.talus.tools;
 
+import dev.talus.DiskFullStats;
 import dev.talus.IndexStatus;
 import dev.talus.SSTableSummary;
 import dev.talus.Table;
@@ -57,6 +58,7 @@ public final class StatsCommand implements Callable<Integer> {
       out.println("Now (judges TTL and gc_grace): " + open.describeNow(now));
       clockWarning(tables, now, open).ifPresent(spec.commandLine().getErr()::println);
       out.println("Total number of tables: " + tables.size());
+      out.println("Disk full: " + diskFull(db.diskFullStats()));
       if (!db.quarantinedTables().isEmpty()) {
         out.println(
             "Tables set aside (damaged manifest): "
@@ -113,7 +115,13 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "Space used by level", levels(s.bytesPerLevel(), b -> Fmt.bytes((Long) b)));
     line(out, "Space used (live)", Fmt.bytes(s.liveDiskBytes()));
     line(out, "Memtable data size", Fmt.bytes(s.memtableBytes()));
+    line(out, "SSTable heap (filters, index samples, offsets)", Fmt.bytes(s.sstableHeapBytes()));
     line(out, "Memtable flushes", s.flushes());
+    line(out, "Bytes flushed", Fmt.bytes(s.bytesFlushed()));
+    line(
+        out,
+        "Flush running since",
+        s.flushRunningSince().map(Object::toString).orElse("none (no flush writing)"));
     line(out, "Local write count", s.writes());
     line(out, "Local write latency", Fmt.percentiles(s.writeLatencyMicros(), "µs"));
     line(out, "Local read count", s.reads());
@@ -121,9 +129,18 @@ public final class StatsCommand implements Callable<Integer> {
     line(out, "SSTables per read", Fmt.percentiles(s.sstablesPerRead(), ""));
     line(out, "Tombstones per read", Fmt.percentiles(s.tombstonesPerRead(), ""));
     line(out, "Tombstone warnings", s.tombstoneWarnings());
+    line(out, "Guardrail warnings", s.guardrailWarnings());
+    line(out, "Guardrail failures", s.guardrailFailures());
     line(out, "Pending compactions", s.pendingCompactions());
     line(out, "Running compactions", s.runningCompactions());
     line(out, "Completed compactions", s.completedCompactions());
+    line(out, "Failed compactions", s.failedCompactions());
+    line(out, "Compactions failed in a row", s.consecutiveCompactionFailures());
+    line(
+        out,
+        "Compaction retry at",
+        s.compactionRetryAt().map(Object::toString).orElse("none (not backing off)"));
+    line(out, "Last compaction failure", orNone(s.lastCompactionFailure()));
     line(out, "Bytes compacted (read)", Fmt.bytes(s.bytesCompactedRead()));
     line(out, "Bytes compacted (written)", Fmt.bytes(s.bytesCompactedWritten()));
     line(out, "SSTables dropped whole (expired)", s.sstablesDroppedExpired());
@@ -138,6 +155,27 @@ public final class StatsCommand implements Callable<Integer> {
     for (IndexStatus i : s.indexes()) {
       line(out, "Index " + i.name() + " on " + i.column(), index(i));
     }
+  }
+
+  /**
+   * {@code no (0 episodes, 0 failures, 0 retries; last failure: none)}, or {@code YES, waiting for
+   * space (...)} while flushes or compactions that failed for lack of space wait to be retried.
+   */
+  static String diskFull(DiskFullStats d) {
+    return (d.waitingForSpace() ? "YES, waiting for space" : "no")
+        + " ("
+        + d.episodes()
+        + " episodes, "
+        + d.failures()
+        + " failures, "
+        + d.retries()
+        + " retries since open; last failure: "
+        + orNone(d.lastFailure())
+        + ")";
+  }
+
+  private static String orNone(String s) {
+    return s == null || s.isEmpty() ? "none" : Fmt.printable(s);
   }
 
   /**

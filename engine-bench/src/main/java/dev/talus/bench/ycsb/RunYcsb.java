@@ -44,13 +44,13 @@ import site.ycsb.workloads.CoreWorkload;
  * java -cp engine-bench/target/benchmarks.jar dev.talus.bench.ycsb.RunYcsb [--scale 1]
  *     [--records 100000] [--ops 100000] [--threads 2] [--workloads a,b,c,d,e,f]
  *     [--engines talus,rocksdb] [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR]
- *     [--reps 3] [--no-warmup]
+ *     [--reps 3] [--no-warmup] [--warmup-divisor 5]
  * </pre>
  *
  * <p>Talus's read path is Java: in a short run its first reads are interpreted and compiled while
  * they are timed, where RocksDB's are native. The warm-up pass runs every workload on both engines
- * at a fifth of the counts first, in the same JVM, and is discarded; each measured repetition still
- * starts on a fresh directory.
+ * at a fifth of the counts first ({@code --warmup-divisor 1}: at the full counts), in the same JVM,
+ * and is discarded; each measured repetition still starts on a fresh directory.
  */
 public final class RunYcsb {
   /** The engines, their bindings, and whether they can run YCSB scans. */
@@ -91,7 +91,8 @@ public final class RunYcsb {
       String sync,
       String compaction,
       int reps,
-      boolean warmup) {
+      boolean warmup,
+      int warmupDivisor) {
 
     static final long DEFAULT_COUNT = 100_000;
 
@@ -99,7 +100,7 @@ public final class RunYcsb {
         "usage: RunYcsb [--scale 1] [--records N] [--ops N] [--threads 2]"
             + " [--workloads a,b,c,d,e,f] [--engines talus,rocksdb]"
             + " [--sync periodic|group|batch] [--compaction lcs|stcs] [--dir DIR] [--reps 3]"
-            + " [--no-warmup]";
+            + " [--no-warmup] [--warmup-divisor 5]";
 
     /** The same configuration with {@code records} and {@code ops} divided by {@code d}. */
     Config smaller(int d) {
@@ -113,7 +114,8 @@ public final class RunYcsb {
           sync,
           compaction,
           1,
-          false);
+          false,
+          warmupDivisor);
     }
 
     static Config parse(String... args) {
@@ -131,6 +133,7 @@ public final class RunYcsb {
       String compaction = "lcs";
       int reps = 3;
       boolean warmup = true;
+      int warmupDivisor = 5;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         if (a.equals("--help") || a.equals("-h")) {
@@ -165,6 +168,7 @@ public final class RunYcsb {
           case "--sync" -> sync = v.toLowerCase(Locale.ROOT);
           case "--compaction" -> compaction = v.toLowerCase(Locale.ROOT);
           case "--reps" -> reps = Integer.parseInt(v);
+          case "--warmup-divisor" -> warmupDivisor = Integer.parseInt(v);
           default -> throw new IllegalArgumentException("unknown option " + a);
         }
       }
@@ -176,11 +180,24 @@ public final class RunYcsb {
       if (!List.of("lcs", "stcs").contains(compaction)) {
         throw new IllegalArgumentException("--compaction is lcs or stcs, got " + compaction);
       }
+      if (warmupDivisor < 1) {
+        throw new IllegalArgumentException("--warmup-divisor must be >= 1, got " + warmupDivisor);
+      }
       if (threads < 1 || reps < 1 || records > Integer.MAX_VALUE || ops > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("threads and reps must be >= 1 and counts below 2^31");
       }
       return new Config(
-          records, ops, threads, workloads, engines, dir, sync, compaction, reps, warmup);
+          records,
+          ops,
+          threads,
+          workloads,
+          engines,
+          dir,
+          sync,
+          compaction,
+          reps,
+          warmup,
+          warmupDivisor);
     }
 
     /** RocksDB's durability matching {@link #sync}: fsync per write for GROUP and BATCH. */
@@ -208,6 +225,10 @@ public final class RunYcsb {
   /** One cell of the table; {@code skipped} says why a workload did not run on an engine. */
   record Result(char workload, Engine engine, Phase load, Phase run, String skipped) {}
 
+  /** Numbers the timeline files of one process (see {@link ReadTimeline}). */
+  private static final java.util.concurrent.atomic.AtomicInteger TIMELINES =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private RunYcsb() {}
 
   public static void main(String[] args) throws Exception {
@@ -232,7 +253,7 @@ public final class RunYcsb {
   static List<Result> run(Config config, PrintStream out) throws Exception {
     printHeader(config, out);
     if (config.warmup()) {
-      Config w = config.smaller(5);
+      Config w = config.smaller(config.warmupDivisor());
       out.printf(
           Locale.ROOT,
           "warm-up pass (discarded): %,d records, %,d operations%n",
@@ -291,7 +312,17 @@ public final class RunYcsb {
       System.gc();
       Phase load = phase(p, e, false, (int) config.records(), config.threads());
       System.gc();
-      Phase run = phase(p, e, true, (int) config.ops(), config.threads());
+      Phase run;
+      if (ReadTimeline.enabled()) {
+        String name = "timeline-" + w + "-" + e.label + "-" + TIMELINES.incrementAndGet();
+        try (ReadTimeline t = ReadTimeline.start(name)) {
+          run = phase(p, e, true, (int) config.ops(), config.threads());
+          t.close();
+          out.println(t.summary());
+        }
+      } else {
+        run = phase(p, e, true, (int) config.ops(), config.threads());
+      }
       out.printf(
           Locale.ROOT,
           "workload %s %-8s load %,10.0f ops/s  run %,10.0f ops/s  failed %d%n",
@@ -432,7 +463,9 @@ public final class RunYcsb {
             Locale.ROOT,
             "Same YCSB properties for both; fresh directory per workload; open/close untimed;"
                 + " %s; %d repetition(s): median [min-max] of throughput, medians of latency.",
-            c.warmup() ? "a discarded warm-up pass at 1/5 of the counts first" : "no warm-up",
+            c.warmup()
+                ? "a discarded warm-up pass at 1/" + c.warmupDivisor() + " of the counts first"
+                : "no warm-up",
             c.reps()));
     out.println();
   }

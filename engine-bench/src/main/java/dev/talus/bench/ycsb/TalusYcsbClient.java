@@ -86,11 +86,15 @@ public final class TalusYcsbClient extends DB {
   }
 
   static TalusOptions options(Path dir, CommitLogSync sync) {
-    return TalusOptions.builder(dir)
-        .memtableSpaceBytes(MEMTABLE_SPACE_BYTES)
-        .chunkCacheBytes(CHUNK_CACHE_BYTES)
-        .commitLogSync(sync)
-        .build();
+    TalusOptions.Builder b =
+        TalusOptions.builder(dir)
+            .memtableSpaceBytes(MEMTABLE_SPACE_BYTES)
+            .chunkCacheBytes(CHUNK_CACHE_BYTES)
+            .commitLogSync(sync);
+    if (ReadTimeline.enabled()) {
+      b.metricsListener(ReadTimeline.LISTENER);
+    }
+    return b.build();
   }
 
   static TableSchema schema(java.util.Properties p, CompactionOptions compaction) {

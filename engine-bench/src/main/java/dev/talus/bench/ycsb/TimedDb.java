@@ -74,6 +74,7 @@ final class TimedDb extends DB {
     long nanos = System.nanoTime() - start;
     if (s.isOk()) {
       latency.get(op).recordValue(Math.min(nanos, MAX_NANOS));
+
     } else {
       failures.merge(op, 1L, Long::sum);
       lastFailure.put(op, s);
@@ -83,8 +84,29 @@ final class TimedDb extends DB {
 
   @Override
   public Status read(String t, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    ReadTimeline timeline = ReadTimeline.current();
+    if (timeline != null) {
+      return timelineRead(timeline, t, key, fields, result);
+    }
     long start = System.nanoTime();
     return record(Op.READ, start, delegate.read(t, key, fields, result));
+  }
+
+  /** A read with the thread's scheduler counters around it, for {@link ReadTimeline}. */
+  private Status timelineRead(
+      ReadTimeline timeline,
+      String t,
+      String key,
+      Set<String> fields,
+      Map<String, ByteIterator> result) {
+    long[] before = ReadTimeline.threadSched();
+    long start = System.nanoTime();
+    Status s = record(Op.READ, start, delegate.read(t, key, fields, result));
+    long nanos = System.nanoTime() - start;
+    if (s.isOk() && nanos > ReadTimeline.SLOW_NANOS) {
+      timeline.slowRead(nanos, before, ReadTimeline.threadSched());
+    }
+    return s;
   }
 
   @Override

@@ -239,4 +239,142 @@ class IndexCqlTest {
       assertThat(t.db.table("f").indexes()).isEmpty();
     }
   }
+
+  @Test
+  void partitionKeyComponentAndClusteringIndexesServeQueriesWithoutThePartitionKey(
+      @TempDir Path other) {
+    String ddl;
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute(
+          "CREATE TABLE pk (k1 int, k2 text, c int, v int, PRIMARY KEY ((k1, k2), c))"
+              + " WITH CLUSTERING ORDER BY (c DESC)");
+      t.cql.execute("CREATE INDEX ON pk (k1) USING 'sai'");
+      t.cql.execute("CREATE INDEX pk_k2 ON pk (k2) USING 'sai'");
+      t.cql.execute("CREATE INDEX pk_c ON pk (c) USING 'sai'");
+      for (int i = 0; i < 24; i++) {
+        t.cql.execute(
+            "INSERT INTO pk (k1, k2, c, v) VALUES ("
+                + (i % 6)
+                + ", '"
+                + (i % 2)
+                + "', "
+                + i
+                + ", "
+                + i
+                + ")");
+        if (i == 11) {
+          t.db.table("pk").flush();
+        }
+      }
+      assertThat(t.cql.execute("SELECT v FROM pk WHERE k1 = 2").rows())
+          .extracting(r -> r.getInt("v"))
+          .containsExactlyInAnyOrder(2, 8, 14, 20);
+      assertThat(t.cql.execute("SELECT v FROM pk WHERE k1 > 3").rows()).hasSize(8);
+      assertThat(t.cql.execute("SELECT v FROM pk WHERE k2 = '1' AND k1 <= 1").rows())
+          .extracting(r -> r.getInt("v"))
+          .containsExactlyInAnyOrder(1, 7, 13, 19);
+      assertThat(t.cql.execute("SELECT v FROM pk WHERE c >= 20").rows()).hasSize(4);
+      assertThat(t.cql.execute("SELECT v FROM pk WHERE c = 7 AND k2 = '1'").rows())
+          .extracting(r -> r.getInt("v"))
+          .containsExactly(7);
+      // without an index a range on a partition key component stays Cassandra's refusal
+      t.cql.execute("DROP INDEX pk_k1_idx");
+      assertThatThrownBy(() -> t.cql.execute("SELECT v FROM pk WHERE k1 > 3"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Only EQ and IN relation are supported on the partition key");
+      t.cql.execute("CREATE INDEX pk_k1_idx ON pk (k1)");
+      assertThat(t.cql.execute("DESCRIBE TABLE pk").rows())
+          .extracting(r -> r.getString("create_statement"))
+          .contains(
+              "CREATE CUSTOM INDEX pk_k2 ON talus.pk (k2) USING 'StorageAttachedIndex';",
+              "CREATE CUSTOM INDEX pk_c ON talus.pk (c) USING 'StorageAttachedIndex';");
+      List<dev.talus.cql.CqlRow> meta =
+          t.cql
+              .execute(
+                  "SELECT index_name, options FROM system_schema.indexes"
+                      + " WHERE keyspace_name = 'talus' AND table_name = 'pk'")
+              .rows();
+      assertThat(meta)
+          .extracting(r -> r.getString("index_name"))
+          .containsExactly("pk_c", "pk_k1_idx", "pk_k2");
+      assertThat(meta.get(0).getMap("options", String.class, String.class))
+          .isEqualTo(
+              java.util.Map.of(
+                  "class_name", "org.apache.cassandra.index.sai.StorageAttachedIndex",
+                  "target", "c"));
+      t.cql.execute("CREATE TABLE one (k int PRIMARY KEY, v int)");
+      assertThatThrownBy(() -> t.cql.execute("CREATE INDEX ON one (k)"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Cannot create secondary index on the only partition key column k");
+      assertThatThrownBy(
+              () -> t.cql.execute("CREATE INDEX ON pk (k2) WITH OPTIONS = {'ascii': 'true'}"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Cannot specify index analyzer on primary key column: k2");
+      ddl = t.cql.describe();
+    }
+    try (CqlDb b = new CqlDb(other)) {
+      b.cql.executeScript(ddl);
+      assertThat(b.cql.describe()).isEqualTo(ddl);
+      assertThat(b.db.table("pk").indexes()).hasSize(3);
+    }
+  }
+
+  @Test
+  void anEntriesIndexServesMapEntryEqualityAndAnUnindexedMapNeedsAllowFiltering() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute(
+          "CREATE TABLE e (k int, c int, m map<text, int>, u map<text, int>,"
+              + " fm frozen<map<text, int>>, PRIMARY KEY (k, c))");
+      t.cql.execute("CREATE INDEX e_me ON e (entries(m)) USING 'sai'");
+      for (int i = 0; i < 12; i++) {
+        t.cql.execute(
+            "UPDATE e SET m['a"
+                + (i % 3)
+                + "'] = "
+                + (i % 2)
+                + ", u['a"
+                + (i % 3)
+                + "'] = "
+                + (i % 2)
+                + " WHERE k = "
+                + (i % 4)
+                + " AND c = "
+                + i);
+      }
+      t.db.table("e").flush();
+      t.cql.execute("UPDATE e SET m['a1'] = 7, u['a1'] = 7 WHERE k = 1 AND c = 1");
+      assertThat(t.cql.execute("SELECT c FROM e WHERE m['a1'] = 1").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactlyInAnyOrder(7);
+      assertThat(t.cql.execute("SELECT c FROM e WHERE m['a1'] = 7").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactly(1);
+      assertThat(t.cql.execute("SELECT c FROM e WHERE u['a1'] = 7 ALLOW FILTERING").rows())
+          .extracting(r -> r.getInt("c"))
+          .containsExactly(1);
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE u['a1'] = 7"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("ALLOW FILTERING");
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE fm['a1'] = 7 ALLOW FILTERING"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining(
+              "Map-entry equality predicates on frozen map column fm are not supported");
+      assertThatThrownBy(() -> t.cql.execute("SELECT c FROM e WHERE c['a1'] = 7 ALLOW FILTERING"))
+          .isInstanceOf(CqlInvalidRequestException.class)
+          .hasMessageContaining("Column c cannot be used as a map");
+      assertThat(t.cql.execute("DESCRIBE TABLE e").rows())
+          .extracting(r -> r.getString("create_statement"))
+          .contains(
+              "CREATE CUSTOM INDEX e_me ON talus.e (entries(m)) USING 'StorageAttachedIndex';");
+      assertThat(
+              t.cql
+                  .execute(
+                      "SELECT options FROM system_schema.indexes WHERE keyspace_name = 'talus'"
+                          + " AND table_name = 'e'")
+                  .rows()
+                  .get(0)
+                  .getMap("options", String.class, String.class))
+          .containsEntry("target", "entries(m)");
+    }
+  }
 }

@@ -10,6 +10,7 @@ import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
+import dev.talus.WriteRejectedException;
 import dev.talus.testkit.FaultInjector;
 import dev.talus.testkit.FaultInjector.Operation;
 import java.nio.file.Path;
@@ -28,10 +29,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * released). What is blocked and what goes on: a stalled commit-log fsync blocks the GROUP and
  * BATCH writers waiting for it, while reads of memtables and SSTables are served; PERIODIC writers
  * do not wait for the fsync and go on; a flush whose SSTable fsync stalls blocks neither writes nor
- * reads; {@code close()} waits for the stalled fsync and then closes cleanly, with the write it was
- * making durable acknowledged and there after a reopen. The tests wait for the stalled operation
- * itself ({@link FaultInjector#awaitStalled}), never for a time: an operation that must not block
- * is run on the test thread, and the timeout only stops a run that hung (a regression).
+ * reads, until the memtable space is full: then writers wait and are refused with {@link
+ * WriteRejectedException} after the write stall timeout, while reads go on; {@code close()} waits
+ * for the stalled fsync and then closes cleanly, with the write it was making durable acknowledged
+ * and there after a reopen. The tests wait for the stalled operation itself ({@link
+ * FaultInjector#awaitStalled}), never for a time: an operation that must not block is run on the
+ * test thread, and the timeout only stops a run that hung (a regression).
  */
 @Timeout(120)
 class DiskStallTest {
@@ -149,13 +152,64 @@ class DiskStallTest {
       }
       assertThat(rows(t)).isEqualTo(expected);
       assertThat(t.stats().sstableCount()).isEqualTo(1);
+      assertThat(t.stats().flushRunningSince()).as("stats show the stalled flush").isPresent();
       assertThat(flush).isNotDone();
       faults.releaseStalls();
       flush.get();
       assertThat(t.stats().sstableCount()).isEqualTo(2);
+      assertThat(t.stats().flushRunningSince()).isEmpty();
       assertThat(rows(t)).isEqualTo(expected);
     }
     try (TalusDb reopened = faults.open(options(dir, CommitLogSync.BATCH))) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void writesFillingMemtableSpaceBehindAStalledFlushAreRefusedCleanlyWhileReadsGoOn()
+      throws Exception {
+    Path dir = tmp.resolve("backpressure");
+    FaultInjector faults = new FaultInjector(5);
+    Map<Integer, String> expected = new TreeMap<>();
+    TalusOptions small =
+        TalusOptions.builder(dir)
+            .commitLogSync(CommitLogSync.PERIODIC)
+            .memtableSpaceBytes(1 << 20)
+            .writeStallTimeout(Duration.ofMillis(200))
+            .backgroundCompaction(false)
+            .build();
+    String big = "x".repeat(1000);
+    try (TalusDb db = faults.open(small)) {
+      Table t = loaded(db, expected);
+      faults.stall(Operation.FSYNC, "*Data.db*");
+      // every flush now hangs at its Data.db fsync, so nothing frees memtable space: the writes
+      // (on this thread) go on until the space is full, then one waits and is refused
+      WriteRejectedException refused = null;
+      int c = 1000;
+      for (; c < 100_000 && refused == null; c++) {
+        try {
+          t.insert().value("p", c % 3).value("c", c).value("v", big).execute();
+          expected.put(c, big);
+        } catch (WriteRejectedException e) {
+          refused = e;
+        }
+      }
+      assertThat(refused).as("a write was refused once memtable space stayed full").isNotNull();
+      assertThat(refused.getMessage())
+          .contains("memtable space (1048576 bytes) stayed full for PT0.2S")
+          .contains("Nothing was written; retry later");
+      int refusedRow = c - 1;
+      faults.awaitStalled(1); // the flush that holds the space hangs at its fsync
+      assertThat(rows(t)).as("reads of memtables and SSTables go on").isEqualTo(expected);
+      assertThat(t.stats().memtableBytes()).isGreaterThan(1 << 19);
+      assertThat(t.stats().flushRunningSince()).as("stats show the stalled flush").isPresent();
+      assertThat(expected).doesNotContainKey(refusedRow);
+      faults.releaseStalls();
+      t.flush(); // after the stalled flush, so the space is free again
+      write(t, expected, refusedRow); // the refused write, retried, is taken
+      assertThat(rows(t)).isEqualTo(expected);
+    }
+    try (TalusDb reopened = faults.open(small)) {
       assertThat(rows(reopened.table("t"))).isEqualTo(expected);
     }
   }

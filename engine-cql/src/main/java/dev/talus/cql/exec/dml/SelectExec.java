@@ -269,6 +269,10 @@ final class SelectExec implements Executable {
         case LE -> s.le(col, r.value(ctx));
         case CONTAINS -> s.contains(col, r.value(ctx));
         case CONTAINS_KEY -> s.containsKey(col, r.value(ctx));
+        case MAP_ENTRY -> {
+          List<Object> kv = r.values(ctx);
+          s.mapEntry(col, kv.get(0), kv.get(1));
+        }
       }
     }
     for (TupleWhere.Restriction t : tuples) {

@@ -134,6 +134,10 @@ final class VirtualSelectExec implements Executable {
                     ? m.containsValue(w)
                     : v instanceof java.util.Collection<?> c && c.contains(w);
             case CONTAINS_KEY -> v instanceof Map<?, ?> m && m.containsKey(w);
+            case MAP_ENTRY ->
+                v instanceof Map<?, ?> m
+                    && m.containsKey(w)
+                    && Objects.equals(m.get(w), wanted.get(i).get(1));
           };
       if (!ok) {
         return false;

@@ -39,7 +39,9 @@ final class Where {
     LT,
     LE,
     CONTAINS,
-    CONTAINS_KEY;
+    CONTAINS_KEY,
+    /** {@code m[k] = v}: its two values are the key and the value. */
+    MAP_ENTRY;
 
     boolean isSlice() {
       return this == GT || this == GE || this == LT || this == LE;
@@ -140,6 +142,17 @@ final class Where {
     return out;
   }
 
+  /**
+   * Whether {@code col} has a storage-attached index, which serves ranges on a component of a
+   * composite partition key (as in Cassandra 5.0); the engine decides what else it serves.
+   */
+  private static boolean indexed(TableInfo table, TableInfo.Column col, PrepareContext pc) {
+    return pc.db()
+        .findTable(table.keyspace(), table.table())
+        .map(t -> t.indexes().stream().anyMatch(d -> d.column().equals(col.name())))
+        .orElse(false);
+  }
+
   private static Restriction restriction(Relation r, TableInfo table, PrepareContext pc) {
     Source src = pc.source();
     if (r instanceof Relation.Compare c) {
@@ -170,7 +183,7 @@ final class Where {
       if (op == null) {
         return contains(c, col, table, pc);
       }
-      if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice()) {
+      if (col.kind() == TableInfo.Kind.PARTITION_KEY && op.isSlice() && !indexed(table, col, pc)) {
         throw src.invalid(
             c.column(),
             "Only EQ and IN relation are supported on the partition key (unless you use the"
@@ -216,13 +229,42 @@ final class Where {
           "Multi-column relations cannot be used in WHERE clauses for UPDATE and DELETE statements");
     }
     if (r instanceof Relation.MapElement m) {
-      throw src.notYet(
-          m.column().position(),
-          m.column().name().length(),
-          "restrictions on map elements (m[k] = v)",
-          "filter on CONTAINS or CONTAINS KEY instead");
+      return mapEntry(m, table, pc);
     }
     throw src.notYet(at, 4, "custom index expressions (expr(...))", "Talus has no indexes yet");
+  }
+
+  /**
+   * {@code m[k] = v}: an entry of a map (the engine refuses a frozen map, as Cassandra does, and
+   * serves it with an {@code entries(m)} index or {@code ALLOW FILTERING}).
+   */
+  private static Restriction mapEntry(Relation.MapElement m, TableInfo table, PrepareContext pc) {
+    TableInfo.Column col = column(m.column(), table, pc);
+    DataType t = col.type() instanceof ColumnType.Native n ? n.type() : null;
+    if (t == null || t.kind() != DataType.Kind.MAP) {
+      throw pc.source()
+          .invalid(
+              m.column(),
+              "Column " + CqlPrinter.quoteName(col.name()) + " cannot be used as a map");
+    }
+    if (m.operator() != Operator.EQ) {
+      throw pc.source()
+          .notYet(
+              m.column().position(),
+              m.column().name().length(),
+              "restrictions on map elements other than = (m[k] " + m.operator() + " v)",
+              "use m[k] = v, CONTAINS or CONTAINS KEY");
+    }
+    Receiver key =
+        table.receiver(col).as("key(" + col.name() + ")", ColumnType.of(t.elementType()));
+    Receiver value = table.receiver(col).as(col.name() + "[key]", ColumnType.of(t.valueType()));
+    return new Restriction(
+        col,
+        Op.MAP_ENTRY,
+        List.of(value(m.key(), key, pc), value(m.value(), value, pc)),
+        null,
+        m.column(),
+        pc.source());
   }
 
   /** {@code c CONTAINS v} (set and list elements, map values), {@code m CONTAINS KEY k}. */
