@@ -24,9 +24,9 @@ import java.util.List;
  * per element of a collection), if the row holds a value there. A tombstoned cell adds nothing; a
  * cell that has expired by now is still indexed (reads recheck every candidate row, so it never
  * returns). Row ids depend only on the SSTable, so a component rebuilt later matches the others. A
- * vector index writes its vectors instead of terms ({@link VectorWriters}). Each file is written
- * under a temporary name, synced, then renamed into place, and the directory synced: a crash leaves
- * a whole component or none. Stateless.
+ * vector index writes its vectors (and, for many, their graph) instead of terms ({@link
+ * VectorWriters}). Each file is written under a temporary name, synced, then renamed into place,
+ * and the directory synced: a crash leaves a whole component or none. Stateless.
  */
 final class IndexBuilder {
   private IndexBuilder() {}
@@ -92,7 +92,7 @@ final class IndexBuilder {
     }
     for (int i = 0; i < n; i++) {
       if (vectors.has(i)) {
-        written.add(vectors.write(fs, d, gen, rows, i));
+        written.addAll(vectors.write(fs, d, gen, rows, i));
         continue;
       }
       Path file = SaiFiles.terms(d, indexes.get(i).name());

@@ -56,7 +56,7 @@ public final class SSTableIndexes implements AutoCloseable {
   private static final class Attached {
     IndexRowKeysReader keys;
     final Map<String, IndexTermsReader> terms = new HashMap<>();
-    final Map<String, IndexVectorsReader> vectors = new HashMap<>();
+    final Map<String, VectorGraphs.Opened> vectors = new HashMap<>();
   }
 
   public SSTableIndexes(StorageFs fs, String table) {
@@ -148,7 +148,7 @@ public final class SSTableIndexes implements AutoCloseable {
     synchronized (buildLock) {
       for (SSTableReader r : sstables) {
         fs.delete(SaiFiles.terms(r.descriptor(), def.name()));
-        fs.delete(SaiFiles.vectors(r.descriptor(), def.name()));
+        VectorGraphs.delete(fs, r.descriptor(), def.name());
       }
       IndexProgress p = IndexProgress.building(def.name(), sstables.size());
       progress.put(def.name(), p);
@@ -215,7 +215,7 @@ public final class SSTableIndexes implements AutoCloseable {
     synchronized (buildLock) {
       for (SSTableReader r : sstables) {
         fs.delete(SaiFiles.terms(r.descriptor(), index));
-        fs.delete(SaiFiles.vectors(r.descriptor(), index));
+        VectorGraphs.delete(fs, r.descriptor(), index);
       }
     }
   }
@@ -315,8 +315,8 @@ public final class SSTableIndexes implements AutoCloseable {
   /**
    * Ranks {@code [skip, skip + n)} of SSTable {@code r}'s vectors of vector index {@code def}
    * against {@code query} (in partition {@code partition} if not null), opening — and building or
-   * rebuilding if missing or damaged — its components first. The caller holds a reference on {@code
-   * r}.
+   * rebuilding if missing or damaged — its components first; approximate on a graph ({@link
+   * VectorSearch#top}). The caller holds a reference on {@code r}.
    */
   public List<VectorSearch.Candidate> vectorCandidates(
       SSTableReader r,
@@ -329,7 +329,7 @@ public final class SSTableIndexes implements AutoCloseable {
       throws IOException {
     Attached a = attachedOf(r);
     synchronized (a) {
-      IndexVectorsReader v = a.vectors.get(def.name());
+      VectorGraphs.Opened v = a.vectors.get(def.name());
       if (v == null) {
         v = openVectors(a, r, keys, def);
       }
@@ -425,7 +425,7 @@ public final class SSTableIndexes implements AutoCloseable {
   }
 
   /** Opens (building or rebuilding if needed) the row-key map and vector index {@code def}. */
-  private IndexVectorsReader openVectors(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
+  private VectorGraphs.Opened openVectors(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
       throws IOException {
     if (a.keys == null) {
       a.keys = openKeys(r, keys);
@@ -442,12 +442,14 @@ public final class SSTableIndexes implements AutoCloseable {
       }
     } catch (NoSuchFileException | CorruptFileException e) {
       rebuilding(file, e);
-      fs.delete(file);
+      VectorGraphs.delete(fs, r.descriptor(), def.name());
       IndexBuilder.build(fs, r, keys, List.of(def), false);
       v = IndexVectorsReader.open(fs, file, r.generation());
     }
-    a.vectors.put(def.name(), v);
-    return v;
+    VectorGraphs.Opened o =
+        new VectorGraphs.Opened(v, VectorGraphs.open(fs, r.descriptor(), def, v));
+    a.vectors.put(def.name(), o);
+    return o;
   }
 
   private IndexRowKeysReader openKeys(SSTableReader r, KeyCodec keys) throws IOException {
