@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * proximity graph, and never a deleted or overwritten row. The default run is 5,000 vectors of
  * dimension 32 scanned, then through graphs (the graph threshold lowered to 1,000 vectors) 10,000
  * of dimension 32 (cosine) and 4,000 of dimension 16 (dot product, euclidean); {@code
- * -Dtalus.vector.large=true} runs 100,000 of dimension 128 (cosine) with a graph on every SSTable
- * (threshold 20,000). The seed is printed; {@code -Dtalus.vector.seed=N} replays one.
+ * -Dtalus.vector.large=true} runs 100,000 of dimension 128 (cosine), scanned (the default: no
+ * graph; docs/architecture.md has the graph's recall on such vectors). The seed is printed; {@code
+ * -Dtalus.vector.seed=N} replays one.
  */
 class VectorRecallTest {
   @TempDir Path dir;
@@ -35,7 +36,7 @@ class VectorRecallTest {
     System.out.println(
         "VectorRecallTest seed " + seed + " (replay: -Dtalus.vector.seed=" + seed + ")");
     if (large) {
-      run(seed, 100_000, 128, "cosine", 20, 20_000);
+      run(seed, 100_000, 128, "cosine", 20, 0);
     } else {
       run(seed, 5_000, 32, "cosine", 20, 0);
       run(seed + 1, 10_000, 32, "cosine", 20, 1_000);

@@ -48,6 +48,9 @@ final class VectorRead {
     KeyCodec keys = store.keys();
     TableSchema s = keys.schema();
     VectorPlan plan = VectorPlan.of(s, keys, store.indexes().definitions(), req, column, query);
+    if (plan.filtered()) {
+      return VectorFilteredRead.read(store, reads, req, plan);
+    }
     Map<ByteBuffer, Hit> hits = new HashMap<>();
     Map<ByteBuffer, float[]> current = new HashMap<>();
     int[] reads2 = new int[2];
