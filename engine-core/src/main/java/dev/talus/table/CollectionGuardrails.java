@@ -168,8 +168,10 @@ final class CollectionGuardrails {
             warnIfOver(key, r, column, s, t, "in an SSTable just written");
           }
           column = c.column();
-          DataType type = keys.column(column).type();
-          s = type.isCollection() && type.isMultiCell() ? new Size() : null;
+          // a column dropped while its cells were in the memtable has no definition: skip it
+          ColumnDef def = keys.column(column);
+          DataType type = def == null ? null : def.type();
+          s = type != null && type.isCollection() && type.isMultiCell() ? new Size() : null;
         }
         if (s != null && c.hasPath() && c.isLive(now)) {
           s.items++;
