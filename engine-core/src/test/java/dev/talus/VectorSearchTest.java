@@ -124,9 +124,12 @@ class VectorSearchTest {
           .hasMessage("an ANN read returns rows, not aggregates");
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).distinct().execute())
           .hasMessage("ANN ordering takes no GROUP BY or DISTINCT");
-      // a restriction on a column no index serves needs the opt-in, as the read would without ANN
+      // a restricted column needs an index of its own, opt-in to filtering or not
       assertThatThrownBy(() -> t.select().eq("x", 1).orderByAnn("v", q).limit(3).execute())
-          .hasMessageContaining("allowFiltering()");
+          .hasMessage("ANN ordering by vector requires all restricted column(s) to be indexed");
+      assertThatThrownBy(
+              () -> t.select().eq("x", 1).allowFiltering().orderByAnn("v", q).limit(3).execute())
+          .hasMessage("ANN ordering by vector requires all restricted column(s) to be indexed");
       // an equality on the vector column is not an ANN read: the index does not serve it
       assertThatThrownBy(() -> t.select().eq("v", q).execute())
           .isInstanceOf(InvalidQueryException.class)

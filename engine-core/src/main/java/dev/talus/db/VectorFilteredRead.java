@@ -14,12 +14,11 @@ import java.util.List;
 
 /**
  * An ANN read with restrictions beyond the whole partition key ({@code WHERE x = ? ORDER BY v ANN
- * OF [...] LIMIT k}, an indexed column, a clustering range, or filtering the read opts into): the
- * rows matching the restrictions are read as the same read without the ordering would read them (by
- * the table's indexes if they serve it, else by the normal read path, which applies its own
- * filtering rules), each is scored with its current vector, and the best {@code k} come back, best
- * first, each read again with the columns asked for. Exact; its cost grows with the number of
- * matching rows, not with the table. Stateless.
+ * OF [...] LIMIT k}: an indexed column, a clustering range): the rows matching the restrictions are
+ * read as the same read without the ordering would read them (by the table's indexes if they serve
+ * it, else by the normal read path, which applies its own filtering rules), each is scored with its
+ * current vector, and the best {@code k} come back, best first, each read again with the columns
+ * asked for. Exact; its cost grows with the number of matching rows, not with the table. Stateless.
  */
 final class VectorFilteredRead {
   private VectorFilteredRead() {}

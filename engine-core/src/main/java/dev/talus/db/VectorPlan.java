@@ -19,10 +19,10 @@ import java.util.List;
  * What an ANN read asks, checked with Cassandra 5.0's messages ({@code
  * cql3/restrictions/StatementRestrictions.java}, {@code cql3/statements/SelectStatement.java}): the
  * column has a vector index, the query vector its dimension, a LIMIT of at most 1000, no other
- * ordering. With the whole partition key by equality and nothing else, or no restriction, the
- * vector index ranks each source; with any other restriction (an indexed column, a clustering
- * range, or filtering the read opts into) the plan is {@code filtered}: the matching rows are read
- * as a normal read would, and ranked exactly.
+ * ordering; a restricted regular or static column must have an index (of its own, not the vector).
+ * With the whole partition key by equality and nothing else, or no restriction, the vector index
+ * ranks each source; with any other restriction (an indexed column, a clustering range) the plan is
+ * {@code filtered}: the matching rows are read as a normal read would, and ranked exactly.
  *
  * @param column the vector column
  * @param index its vector index
@@ -96,6 +96,16 @@ record VectorPlan(
       ColumnDef rc =
           s.column(x.column())
               .orElseThrow(() -> new InvalidQueryException("Undefined column name " + x.column()));
+      if (rc.kind() == ColumnDef.Kind.REGULAR || rc.kind() == ColumnDef.Kind.STATIC) {
+        boolean indexed = false;
+        for (IndexDef d : indexes) {
+          indexed |= d.column().equals(rc.name()) && !VectorSearch.isVector(keys, d);
+        }
+        if (!indexed) { // Cassandra 5.0 filters nothing beside ANN, opted into or not
+          throw new InvalidQueryException(
+              "ANN ordering by vector requires all restricted column(s) to be indexed");
+        }
+      }
       if (rc.kind() != ColumnDef.Kind.PARTITION_KEY
           || x.op() != Restriction.Op.EQ
           || x.values().size() != 1) {
