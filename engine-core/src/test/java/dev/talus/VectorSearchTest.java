@@ -124,8 +124,12 @@ class VectorSearchTest {
           .hasMessage("an ANN read returns rows, not aggregates");
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).distinct().execute())
           .hasMessage("ANN ordering takes no GROUP BY or DISTINCT");
+      // a restricted column needs an index of its own, opt-in to filtering or not
       assertThatThrownBy(() -> t.select().eq("x", 1).orderByAnn("v", q).limit(3).execute())
-          .hasMessageContaining("not yet supported by Talus");
+          .hasMessage("ANN ordering by vector requires all restricted column(s) to be indexed");
+      assertThatThrownBy(
+              () -> t.select().eq("x", 1).allowFiltering().orderByAnn("v", q).limit(3).execute())
+          .hasMessage("ANN ordering by vector requires all restricted column(s) to be indexed");
       // an equality on the vector column is not an ANN read: the index does not serve it
       assertThatThrownBy(() -> t.select().eq("v", q).execute())
           .isInstanceOf(InvalidQueryException.class)
@@ -254,6 +258,64 @@ class VectorSearchTest {
           .containsExactly("1/1", "1/4", "1/7");
       assertThat(keys(t.select().eq("p", 7).orderByAnn("v", new float[] {0, 0}).limit(3).execute()))
           .isEmpty();
+    }
+  }
+
+  @Test
+  void otherRestrictionsRankTheMatchingRowsExactly() {
+    try (TalusDb db = open()) {
+      Table t = db.createTable(schema());
+      t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      t.createIndex(IndexDef.sai("t_x", "x"));
+      for (int i = 0; i < 30; i++) {
+        t.insert()
+            .value("p", i % 4)
+            .value("c", i)
+            .value("v", new float[] {i, 0})
+            .value("x", i % 3)
+            .execute();
+        if (i == 14) {
+          t.flush();
+        }
+      }
+      float[] origin = {0, 0};
+      // x = 1: rows 1, 4, 7, 10, ... ; the nearest of them first
+      assertThat(keys(t.select().eq("x", 1).orderByAnn("v", origin).limit(3).execute()))
+          .containsExactly("1/1", "0/4", "3/7");
+      // with the partition key too: only that partition's matching rows
+      assertThat(keys(t.select().eq("p", 3).eq("x", 1).orderByAnn("v", origin).limit(2).execute()))
+          .containsExactly("3/7", "3/19");
+      // an overwritten value no longer matches, a deleted row never returns
+      t.update().set("x", 2).where("p", 1).where("c", 1).execute();
+      t.delete().eq("p", 0).eq("c", 4).execute();
+      t.flush();
+      assertThat(keys(t.select().eq("x", 1).orderByAnn("v", origin).limit(3).execute()))
+          .containsExactly("3/7", "2/10", "1/13");
+      // filtering the read opts into, and a clustering range inside a partition
+      assertThat(
+              keys(
+                  t.select()
+                      .eq("x", 0)
+                      .gt("c", 10)
+                      .allowFiltering()
+                      .orderByAnn("v", origin)
+                      .limit(2)
+                      .execute()))
+          .containsExactly("0/12", "3/15");
+      assertThat(keys(t.select().eq("p", 2).gt("c", 10).orderByAnn("v", origin).limit(2).execute()))
+          .containsExactly("2/14", "2/18");
+      // the selection asked for is what comes back
+      ResultRow r =
+          t.select()
+              .columns("p")
+              .eq("x", 2)
+              .orderByAnn("v", origin)
+              .limit(1)
+              .execute()
+              .rows()
+              .get(0);
+      assertThat(r.columns()).containsExactly("p");
+      assertThat(r.getInt("p")).isEqualTo(1);
     }
   }
 

@@ -19,7 +19,10 @@ import java.util.List;
  * What an ANN read asks, checked with Cassandra 5.0's messages ({@code
  * cql3/restrictions/StatementRestrictions.java}, {@code cql3/statements/SelectStatement.java}): the
  * column has a vector index, the query vector its dimension, a LIMIT of at most 1000, no other
- * ordering; the only restriction Talus takes with it is the whole partition key by equality.
+ * ordering; a restricted regular or static column must have an index (of its own, not the vector).
+ * With the whole partition key by equality and nothing else, or no restriction, the vector index
+ * ranks each source; with any other restriction (an indexed column, a clustering range) the plan is
+ * {@code filtered}: the matching rows are read as a normal read would, and ranked exactly.
  *
  * @param column the vector column
  * @param index its vector index
@@ -27,6 +30,7 @@ import java.util.List;
  * @param query the query vector, checked
  * @param partition the partition the read is restricted to, or null for the whole table
  * @param k the number of rows asked for
+ * @param filtered true if the read has restrictions beyond the whole partition key
  */
 record VectorPlan(
     String column,
@@ -34,7 +38,8 @@ record VectorPlan(
     VectorSimilarity function,
     float[] query,
     PartitionKey partition,
-    int k) {
+    int k,
+    boolean filtered) {
   static VectorPlan of(
       TableSchema s,
       KeyCodec keys,
@@ -86,35 +91,43 @@ record VectorPlan(
       throw unsupported("multi-column, token restrictions or PER PARTITION LIMIT");
     }
     Object[] pk = new Object[s.partitionKey().size()];
+    boolean filtered = false;
     for (Restriction x : req.restrictions()) {
       ColumnDef rc =
           s.column(x.column())
               .orElseThrow(() -> new InvalidQueryException("Undefined column name " + x.column()));
+      if (rc.kind() == ColumnDef.Kind.REGULAR || rc.kind() == ColumnDef.Kind.STATIC) {
+        boolean indexed = false;
+        for (IndexDef d : indexes) {
+          indexed |= d.column().equals(rc.name()) && !VectorSearch.isVector(keys, d);
+        }
+        if (!indexed) { // Cassandra 5.0 filters nothing beside ANN, opted into or not
+          throw new InvalidQueryException(
+              "ANN ordering by vector requires all restricted column(s) to be indexed");
+        }
+      }
       if (rc.kind() != ColumnDef.Kind.PARTITION_KEY
           || x.op() != Restriction.Op.EQ
           || x.values().size() != 1) {
-        throw unsupported("a restriction on " + rc.name());
+        filtered = true;
+      } else {
+        pk[s.partitionKey().indexOf(rc)] = Columns.coerce(s, rc, x.value());
       }
-      pk[s.partitionKey().indexOf(rc)] = Columns.coerce(s, rc, x.value());
     }
     PartitionKey partition = null;
     if (!req.restrictions().isEmpty()) {
-      for (int i = 0; i < pk.length; i++) {
-        if (pk[i] == null) {
-          throw unsupported(
-              "a partial partition key (" + s.partitionKey().get(i).name() + " is not restricted)");
-        }
+      for (Object v : pk) {
+        filtered |= v == null;
       }
-      partition = keys.partitionKey(pk);
+      if (!filtered) {
+        partition = keys.partitionKey(pk);
+      }
     }
-    return new VectorPlan(c.name(), index, f, q, partition, req.limit());
+    return new VectorPlan(c.name(), index, f, q, partition, req.limit(), filtered);
   }
 
   private static InvalidQueryException unsupported(String what) {
     return new InvalidQueryException(
-        "ANN ordering with "
-            + what
-            + " is not yet supported by Talus (it takes the whole partition key by equality, or"
-            + " no restriction)");
+        "ANN ordering with " + what + " is not yet supported by Talus");
   }
 }

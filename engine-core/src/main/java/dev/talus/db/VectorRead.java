@@ -19,15 +19,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A read ordered by similarity to a vector ({@code ORDER BY v ANN OF [...] LIMIT k}), served by the
- * column's vector index. Each source — every SSTable's vector file, every memtable — is scanned
- * exactly for its best rows, in rank order; each candidate row is then read by the normal read path
- * (so an overwritten, deleted or expired row never returns) and scored with its current vector. A
- * source is asked for more until {@code k} of its candidates still hold the vector it has for them:
+ * column's vector index. Each source — every SSTable's vector file, every memtable — is scanned for
+ * its best rows, in rank order (exactly, or through its proximity graph: then approximately,
+ * docs/indexes.md); each candidate row is then read by the normal read path (so an overwritten,
+ * deleted or expired row never returns) and scored with its current vector. A source is asked for
+ * more until {@code k} of its candidates still hold the vector it has for them: on exact sources,
  * every row of the true top {@code k} is then among the rows read, because its current vector lives
  * in some source that ranked it. The best {@code k} by score come back, best first, in one page.
  * Stateless.
@@ -45,6 +48,9 @@ final class VectorRead {
     KeyCodec keys = store.keys();
     TableSchema s = keys.schema();
     VectorPlan plan = VectorPlan.of(s, keys, store.indexes().definitions(), req, column, query);
+    if (plan.filtered()) {
+      return VectorFilteredRead.read(store, reads, req, plan);
+    }
     Map<ByteBuffer, Hit> hits = new HashMap<>();
     Map<ByteBuffer, float[]> current = new HashMap<>();
     int[] reads2 = new int[2];
@@ -134,10 +140,14 @@ final class VectorRead {
     int batch = Math.max(16, 2 * k);
     int skip = 0;
     int matched = 0;
+    Set<ByteBuffer> seen = new HashSet<>(); // a graph's wider search returns its first ranks again
     while (true) {
       List<VectorSearch.Candidate> cs = source.top(skip, batch);
       for (VectorSearch.Candidate c : cs) {
         ByteBuffer key = key(c.partitionKey(), c.clustering());
+        if (!seen.add(key)) {
+          continue;
+        }
         float[] now = current.get(key);
         if (now == null) {
           ReadResult r =

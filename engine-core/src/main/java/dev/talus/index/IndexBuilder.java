@@ -22,7 +22,8 @@ import java.util.List;
  * tombstoned cell adds nothing; a cell that has expired by now is still indexed (reads recheck
  * every candidate row, so it never returns). Row ids depend only on the SSTable, so a component
  * rebuilt later matches the others. Each file is written under a temporary name, synced, then
- * renamed into place, and the directory synced: a crash leaves a whole component or none.
+ * renamed into place, and the directory synced: a crash leaves a whole component or none. A vector
+ * index writes its vectors (and, for many, their graph) instead of terms ({@link VectorWriters}).
  * Stateless.
  */
 final class IndexBuilder {

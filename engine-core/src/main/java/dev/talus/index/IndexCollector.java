@@ -100,7 +100,7 @@ final class IndexCollector implements AutoCloseable {
     }
     for (int i = 0; i < indexes.size(); i++) {
       if (vectors.has(i)) {
-        written.add(vectors.write(fs, desc, desc.generation(), rows, i));
+        written.addAll(vectors.write(fs, desc, desc.generation(), rows, i));
         continue;
       }
       Path file = SaiFiles.terms(desc, indexes.get(i).name());

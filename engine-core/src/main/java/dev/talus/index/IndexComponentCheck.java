@@ -64,7 +64,7 @@ public final class IndexComponentCheck {
     for (IndexDef d : indexes) {
       String what = "index " + d.name();
       if (VectorChecks.isVector(schema, d)) {
-        out.add(VectorChecks.check(fs, desc, d, rows, what));
+        out.addAll(VectorChecks.check(fs, desc, d, rows, what));
         continue;
       }
       Path file = SaiFiles.terms(desc, d.name());

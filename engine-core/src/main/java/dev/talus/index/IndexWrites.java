@@ -65,7 +65,10 @@ final class IndexWrites {
     IndexBuilder.build(fs, reader, keys, missing, false);
   }
 
-  /** Deletes the dictionary or vector file of index {@code index} from each of {@code sstables}. */
+  /**
+   * Deletes the dictionary, or the vector file and its graph, of index {@code index} from each of
+   * {@code sstables}.
+   */
   void deleteFiles(String index, List<SSTableReader> sstables) throws IOException {
     for (SSTableReader r : sstables) {
       deleteFiles(r.descriptor(), index);
@@ -74,7 +77,7 @@ final class IndexWrites {
 
   private void deleteFiles(SSTableDescriptor d, String index) throws IOException {
     fs.delete(SaiFiles.terms(d, index));
-    fs.delete(SaiFiles.vectors(d, index));
+    VectorGraphs.delete(fs, d, index);
   }
 
   /** True if the writer of SSTable {@code generation} wrote components not yet completed. */

@@ -58,7 +58,7 @@ public final class SSTableIndexes implements AutoCloseable {
   private static final class Attached {
     IndexRowKeysReader keys;
     final Map<String, IndexTermsReader> terms = new HashMap<>();
-    final Map<String, IndexVectorsReader> vectors = new HashMap<>();
+    final Map<String, VectorGraphs.Opened> vectors = new HashMap<>();
   }
 
   public SSTableIndexes(StorageFs fs, String table) {
@@ -318,8 +318,8 @@ public final class SSTableIndexes implements AutoCloseable {
   /**
    * Ranks {@code [skip, skip + n)} of SSTable {@code r}'s vectors of vector index {@code def}
    * against {@code query} (in partition {@code partition} if not null), opening — and building or
-   * rebuilding if missing or damaged — its components first. The caller holds a reference on {@code
-   * r}.
+   * rebuilding if missing or damaged — its components first; approximate on a graph ({@link
+   * VectorSearch#top}). The caller holds a reference on {@code r}.
    */
   public List<VectorSearch.Candidate> vectorCandidates(
       SSTableReader r,
@@ -332,7 +332,7 @@ public final class SSTableIndexes implements AutoCloseable {
       throws IOException {
     Attached a = attachedOf(r);
     synchronized (a) {
-      IndexVectorsReader v = a.vectors.get(def.name());
+      VectorGraphs.Opened v = a.vectors.get(def.name());
       if (v == null) {
         v = openVectors(a, r, keys, def);
       }
@@ -428,7 +428,7 @@ public final class SSTableIndexes implements AutoCloseable {
   }
 
   /** Opens (building or rebuilding if needed) the row-key map and vector index {@code def}. */
-  private IndexVectorsReader openVectors(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
+  private VectorGraphs.Opened openVectors(Attached a, SSTableReader r, KeyCodec keys, IndexDef def)
       throws IOException {
     if (a.keys == null) {
       a.keys = openKeys(r, keys);
@@ -445,12 +445,13 @@ public final class SSTableIndexes implements AutoCloseable {
       }
     } catch (NoSuchFileException | CorruptFileException e) {
       rebuilding(file, e);
-      fs.delete(file);
+      VectorGraphs.delete(fs, r.descriptor(), def.name());
       IndexBuilder.build(fs, r, keys, List.of(def), false);
       v = IndexVectorsReader.open(fs, file, r.generation());
     }
-    a.vectors.put(def.name(), v);
-    return v;
+    a.vectors.put(
+        def.name(), new VectorGraphs.Opened(v, VectorGraphs.open(fs, r.descriptor(), def, v)));
+    return a.vectors.get(def.name());
   }
 
   private IndexRowKeysReader openKeys(SSTableReader r, KeyCodec keys) throws IOException {

@@ -7,13 +7,15 @@ import java.nio.file.Path;
  * The names of the storage-attached index components of one SSTable generation (docs/indexes.md,
  * docs/file-format.md §12–13): {@code nb-<gen>-SaiKeys.db}, the row-key map all indexes of the
  * SSTable share, and {@code nb-<gen>-SaiTerms_<index>.db}, one term dictionary per index (or {@code
- * nb-<gen>-SaiVector_<index>.db}, the vectors of a vector index, §14). Each is written under {@code
- * .tmp} and renamed into place once synced. Stateless.
+ * nb-<gen>-SaiVector_<index>.db}, the vectors of a vector index, §14, with {@code
+ * nb-<gen>-SaiGraph_<index>.db}, their proximity graph, §15, for an SSTable of many vectors). Each
+ * is written under {@code .tmp} and renamed into place once synced. Stateless.
  */
 final class SaiFiles {
   static final String KEYS = "SaiKeys.db";
   static final String TERMS_PREFIX = "SaiTerms_";
   static final String VECTOR_PREFIX = "SaiVector_";
+  static final String GRAPH_PREFIX = "SaiGraph_";
 
   private SaiFiles() {}
 

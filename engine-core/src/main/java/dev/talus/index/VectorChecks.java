@@ -9,8 +9,12 @@ import dev.talus.sstable.SSTableDescriptor;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
-/** The verify check of a vector index's vector file ({@link IndexComponentCheck}). Stateless. */
+/**
+ * The verify check of a vector index's vector file and graph ({@link IndexComponentCheck}).
+ * Stateless.
+ */
 final class VectorChecks {
   private VectorChecks() {}
 
@@ -20,22 +24,32 @@ final class VectorChecks {
         && schema.column(def.column()).map(c -> VectorIndexRules.isVector(c.type())).orElse(false);
   }
 
-  /** Opens and checks the vector file of {@code def}; {@code rows} is the row-key map's count. */
-  static IndexComponentCheck.Finding check(
+  /**
+   * Opens and checks the vector file of {@code def}, then its graph if it has or needs one ({@link
+   * VectorGraphs#check}); {@code rows} is the row-key map's count.
+   */
+  static List<IndexComponentCheck.Finding> check(
       StorageFs fs, SSTableDescriptor desc, IndexDef def, int rows, String what)
       throws IOException {
     Path file = SaiFiles.vectors(desc, def.name());
     try {
       IndexVectorsReader v = IndexVectorsReader.open(fs, file, desc.generation());
       if (rows >= 0 && v.rowCount() != rows) {
-        return new IndexComponentCheck.Finding(
-            what, file, "row count " + v.rowCount() + " differs from the row-key map's " + rows, 0);
+        return List.of(
+            new IndexComponentCheck.Finding(
+                what,
+                file,
+                "row count " + v.rowCount() + " differs from the row-key map's " + rows,
+                0));
       }
-      return new IndexComponentCheck.Finding(what, file, null, 0);
+      IndexComponentCheck.Finding vectors = new IndexComponentCheck.Finding(what, file, null, 0);
+      IndexComponentCheck.Finding graph =
+          VectorGraphs.check(fs, desc, def, v.size(), what + " graph");
+      return graph == null ? List.of(vectors) : List.of(vectors, graph);
     } catch (CorruptFileException e) {
-      return IndexComponentCheck.damaged(what, file, e);
+      return List.of(IndexComponentCheck.damaged(what, file, e));
     } catch (NoSuchFileException e) {
-      return new IndexComponentCheck.Finding(what, file, "the component is missing", 0);
+      return List.of(new IndexComponentCheck.Finding(what, file, "the component is missing", 0));
     }
   }
 }

@@ -11,7 +11,8 @@ import java.util.Collection;
  * whole value, and one option, {@code similarity_function} ({@code cosine} — the default — {@code
  * dot_product} or {@code euclidean}, any case), as Cassandra 5.0's {@code IndexWriterConfig}
  * validates it. Cassandra's graph options ({@code maximum_node_connections}, {@code
- * construction_beam_width}) have no meaning for Talus's exact scan and are refused. Stateless.
+ * construction_beam_width}) are refused: Talus's graph has fixed parameters, chosen by measurement
+ * (docs/architecture.md). Stateless.
  */
 final class VectorIndexRules {
   private VectorIndexRules() {}

@@ -107,19 +107,39 @@ public final class VectorSearch {
     }
   }
 
+  /** The smallest beam of a graph search. */
+  static final int MIN_BEAM = 400;
+
+  /** The beam of a graph search is this many times the number of rows asked for, at least. */
+  static final int BEAM_FACTOR = 4;
+
   /**
    * Ranks {@code [skip, skip + n)} of an SSTable's vectors against {@code query}, restricted to
-   * partition {@code partition} if not null.
+   * partition {@code partition} if not null. On an SSTable with a graph, and no partition, the
+   * ranks are approximate and start at 0, not at {@code skip}: a graph search with a beam of {@code
+   * max(MIN_BEAM, BEAM_FACTOR × (skip + n))} returns its best {@code skip + n}, where a wider
+   * search may rank rows that a narrower one missed above rank {@code skip}. A beam as large as
+   * half the vectors scans them exactly instead, as does a read of one partition (its vectors are
+   * one range of the file).
    */
   static List<Candidate> top(
       IndexRowKeysReader keys,
-      IndexVectorsReader vectors,
+      VectorGraphs.Opened opened,
       VectorSimilarity f,
       float[] query,
       byte[] partition,
       int skip,
       int n)
       throws IOException {
+    IndexVectorsReader vectors = opened.vectors();
+    long want = (long) skip + n;
+    long beam = Math.max(MIN_BEAM, BEAM_FACTOR * want);
+    if (opened.graph() != null && partition == null && beam < vectors.size() / 2) {
+      int[] ranked =
+          VectorGraphSearch.search(
+              opened.graph(), VectorGraphs.scores(vectors, f), query, (int) beam);
+      return candidates(keys, vectors, f, query, ranked, 0, (int) Math.min(want, ranked.length));
+    }
     int from = 0;
     int to = vectors.size();
     if (partition != null) {
@@ -147,8 +167,21 @@ public final class VectorSearch {
       }
     }
     int[] ranked = best.positions();
+    return candidates(keys, vectors, f, query, ranked, skip, ranked.length);
+  }
+
+  /** The candidates of positions {@code ranked[from..to)} of {@code vectors}. */
+  private static List<Candidate> candidates(
+      IndexRowKeysReader keys,
+      IndexVectorsReader vectors,
+      VectorSimilarity f,
+      float[] query,
+      int[] ranked,
+      int from,
+      int to)
+      throws IOException {
     List<Candidate> out = new ArrayList<>();
-    for (int r = skip; r < ranked.length; r++) {
+    for (int r = from; r < to; r++) {
       int i = ranked[r];
       IndexRowKeysReader.RowKey k = keys.rowKey(vectors.rowId(i));
       float[] v = vectors.vector(i);

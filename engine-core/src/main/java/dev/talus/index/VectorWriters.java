@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * The vector files an {@link IndexBuilder} pass writes: one per vector index among the indexes it
  * builds, holding each row's vector of the index's column (rows without one, or with a zero vector
- * under cosine, are left out). Not thread-safe.
+ * under cosine, are left out), and its proximity graph from the same vectors when there are enough
+ * of them. Not thread-safe.
  */
 final class VectorWriters {
   private final IndexDef[] defs;
@@ -57,12 +58,18 @@ final class VectorWriters {
     }
   }
 
-  /** Writes index {@code i}'s file under its temporary name; returns its final name. */
-  Path write(StorageFs fs, SSTableDescriptor d, long gen, int rows, int i) throws IOException {
+  /**
+   * Writes index {@code i}'s vector file, and its graph if it holds enough vectors ({@link
+   * VectorGraphs}), under their temporary names; returns their final names.
+   */
+  List<Path> write(StorageFs fs, SSTableDescriptor d, long gen, int rows, int i)
+      throws IOException {
     Path file = SaiFiles.vectors(d, defs[i].name());
     Path tmp = SaiFiles.tmp(file);
     fs.delete(tmp);
-    writers[i].write(fs, tmp, gen, rows);
-    return file;
+    IndexVectorsWriter w = writers[i];
+    w.write(fs, tmp, gen, rows);
+    Path graph = VectorGraphs.write(fs, d, gen, defs[i], w.vectors(), w.count(), w.dimension());
+    return graph == null ? List.of(file) : List.of(file, graph);
   }
 }

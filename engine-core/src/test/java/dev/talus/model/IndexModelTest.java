@@ -46,10 +46,18 @@ class IndexModelTest {
   void indexedReadsEqualFilteringScans() {
     String replay = System.getProperty("talus.index.seed");
     long[] seeds = replay != null ? new long[] {Long.parseLong(replay)} : new long[] {1, 2, 42};
-    for (long seed : seeds) {
-      System.out.println(
-          "IndexModelTest seed " + seed + " (replay: -Dtalus.index.seed=" + seed + ")");
-      run(seed, tmp.resolve("seed" + seed));
+    // every SSTable gets a vector graph, so that flushes, compactions, drops and reopens write,
+    // delete and reopen graphs too; at this size a read's beam covers each file, which answers
+    // exactly
+    System.setProperty("talus.vector.graphThreshold", "1");
+    try {
+      for (long seed : seeds) {
+        System.out.println(
+            "IndexModelTest seed " + seed + " (replay: -Dtalus.index.seed=" + seed + ")");
+        run(seed, tmp.resolve("seed" + seed));
+      }
+    } finally {
+      System.clearProperty("talus.vector.graphThreshold");
     }
   }
 

@@ -51,6 +51,19 @@ public final class IndexVectorsWriter {
     count++;
   }
 
+  /** The number of elements of each vector. */
+  public int dimension() {
+    return dimension;
+  }
+
+  /**
+   * The vectors added, vector {@code i} at {@code [i * dimension, (i + 1) * dimension)} for {@code
+   * i < count()} (the array may be longer): the writer's own array, callers must not modify it.
+   */
+  public float[] vectors() {
+    return vectors;
+  }
+
   /** The number of vectors added. */
   public int count() {
     return count;

@@ -56,6 +56,33 @@ class VectorCqlTest {
   }
 
   @Test
+  void annWithAnIndexedRestrictionRanksTheMatchingRows() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE items (id int PRIMARY KEY, kind text, v vector<float, 2>)");
+      t.cql.execute("CREATE INDEX ON items (v) USING 'sai'");
+      t.cql.execute("CREATE INDEX ON items (kind) USING 'sai'");
+      PreparedCql ins = t.cql.prepare("INSERT INTO items (id, kind, v) VALUES (?, ?, ?)");
+      ins.execute(1, "a", new float[] {1, 0});
+      ins.execute(2, "b", new float[] {1, 0.1f});
+      ins.execute(3, "a", new float[] {0, 1});
+      ins.execute(4, "a", new float[] {1, 0.5f});
+      t.db.table("items").flush();
+      ins.execute(5, "b", new float[] {1, 0.01f});
+      assertThat(
+              ids(
+                  t.cql
+                      .prepare("SELECT id FROM items WHERE kind = ? ORDER BY v ANN OF ? LIMIT 2")
+                      .execute("a", new float[] {1, 0})))
+          .containsExactly(1, 4);
+      assertThat(
+              ids(
+                  t.cql.execute(
+                      "SELECT id FROM items WHERE kind = 'b' ORDER BY v ANN OF [1, 0] LIMIT 5")))
+          .containsExactly(5, 2);
+    }
+  }
+
+  @Test
   void misuseIsRefusedWithCassandrasMessages() {
     try (CqlDb t = new CqlDb(dir)) {
       t.cql.execute("CREATE TABLE items (id int, c int, v vector<float, 3>, PRIMARY KEY (id, c))");
