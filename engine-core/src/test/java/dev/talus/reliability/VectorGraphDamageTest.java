@@ -11,7 +11,6 @@ import dev.talus.TalusOptions;
 import dev.talus.VerifyReport;
 import dev.talus.VerifyReport.Checked;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,25 +106,9 @@ class VectorGraphDamageTest {
     Path file = component("nb-2-SaiGraph_t_v.db");
     byte[] pristine = Files.readAllBytes(file);
     long size = pristine.length;
-    List<long[]> damages = new ArrayList<>(); // {0 flip / 1 truncate / 2 delete, offset}
-    for (int i = 0; i < 6; i++) {
-      damages.add(new long[] {0, rnd.nextInt((int) size)});
-    }
-    damages.add(new long[] {0, 0});
-    damages.add(new long[] {0, size - 1});
-    damages.add(new long[] {1, size / 2});
-    damages.add(new long[] {2, 0});
-    for (long[] d : damages) {
-      String what = (d[0] == 0 ? "flip at " : d[0] == 1 ? "truncation to " : "deletion ") + d[1];
-      if (d[0] == 0) {
-        flip(file, (int) d[1]);
-      } else if (d[0] == 1) {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-          f.setLength(d[1]);
-        }
-      } else {
-        Files.delete(file);
-      }
+    for (ComponentDamage d : ComponentDamage.drawn(rnd, size)) {
+      String what = d.toString();
+      d.apply(file);
       VerifyReport r = TalusDb.verify(dir);
       assertThat(r.dataIntact()).as(what).isTrue();
       assertThat(r.warnings()).as(what).hasSize(1);
@@ -142,15 +125,6 @@ class VectorGraphDamageTest {
   private Path component(String name) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(p -> p.getFileName().toString().equals(name)).findFirst().orElseThrow();
-    }
-  }
-
-  private static void flip(Path file, int offset) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      int b = f.read();
-      f.seek(offset);
-      f.write(b ^ 0x10);
     }
   }
 }
