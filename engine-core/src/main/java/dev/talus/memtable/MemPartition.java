@@ -225,6 +225,20 @@ public final class MemPartition implements PartitionData {
     ESTIMATED.getAndAdd(this, bytes);
   }
 
+  /**
+   * The row (live or deleted) at {@code clustering}, decoded, or null. A row being moved by a
+   * concurrent split is found in one of its two chunks (see {@link #applyRow}).
+   */
+  public Row row(byte[] clustering) {
+    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
+    if (e == null) {
+      return null;
+    }
+    RowChunk c = e.getValue();
+    int i = c.search(clustering);
+    return i >= 0 ? c.row(i) : null;
+  }
+
   /** Whether this partition already holds a row (live or deleted) at {@code clustering}. */
   public boolean hasRow(byte[] clustering) {
     Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);

@@ -51,6 +51,9 @@ public final class ReadPath {
   private final TableMetrics metrics;
   private final TableScan scans;
 
+  /** Reads of one named row, or null for a table whose columns that path does not serve. */
+  private final PointRead pointRead;
+
   public ReadPath(TableStore table, DbContext ctx, Executor readThreads) {
     this.table = table;
     this.ctx = ctx;
@@ -59,6 +62,7 @@ public final class ReadPath {
     this.keys = table.keys();
     this.metrics = table.metrics();
     this.scans = new TableScan(this, table);
+    this.pointRead = PointRead.of(table.tracker(), metrics, keys);
   }
 
   /** The token of the partition with these key values. */
@@ -94,7 +98,14 @@ public final class ReadPath {
   }
 
   private ReadResult execute(ReadRequest req) {
-    QueryPlanner.Plan plan = QueryPlanner.plan(keys, req);
+    QueryPlanner.Plan point = PointPlanner.plan(keys, req);
+    if (point != null && pointRead != null && req.pagingState() == null) {
+      ReadResult r = readPoint(point);
+      if (r != null) {
+        return r;
+      }
+    }
+    QueryPlanner.Plan plan = point != null ? point : QueryPlanner.general(keys, req);
     if (plan.isEmpty()) {
       metrics.readDone(0);
       return new ReadResult(List.of(), null, 0, 0);
@@ -152,6 +163,42 @@ public final class ReadPath {
             : concatenate(plan, perPartition, first, want, remainingLimit, out);
     metrics.readDone(tombstones.scanned.get());
     return new ReadResult(out, paging, sources.get(), tombstones.scanned.get());
+  }
+
+  /**
+   * One row named by its whole primary key ({@link PointRead}); null if the general path must
+   * answer. Counts, thresholds and the result equal the general path's for the same plan.
+   */
+  private ReadResult readPoint(QueryPlanner.Plan plan) {
+    if (plan.isEmpty()
+        || plan.limit() < 1
+        || plan.pageSize() < 1
+        || plan.perPartitionLimit() < 1
+        || !plan.filters().isEmpty()) {
+      return null;
+    }
+    long now = ctx.requestNowSeconds();
+    Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
+    PartitionKey key = plan.keys().get(0);
+    PointRead.Result found =
+        pointRead.read(
+            key,
+            plan.slices().get(0),
+            now,
+            tombstones.gcBefore,
+            tombstones,
+            tombstones.counter(key));
+    if (found == null) {
+      return null;
+    }
+    metrics.sourcesRead(found.sourcesUsed());
+    List<ResultRow> rows =
+        found.row() == null
+            ? List.of()
+            : List.of(
+                projection(plan).view(keys, plan.partitionValues().get(0), found.row(), null, now));
+    metrics.readDone(tombstones.scanned.get());
+    return new ReadResult(rows, null, found.sourcesUsed(), tombstones.scanned.get());
   }
 
   /** How many rows partition {@code index} may contribute: its rest of the per-partition limit. */
@@ -414,9 +461,14 @@ public final class ReadPath {
       if (m.rangeDeletions().isEmpty()) {
         return;
       }
+      rangeDeletions(counter, m.rangeDeletions().within(slice, m.partitionDeletion()));
+    }
+
+    /** Counts the range deletions a read of one slice met (those past gc_grace as purgeable). */
+    void rangeDeletions(LiveRows.TombstoneCounter counter, List<RangeTombstone> within) {
       int all = 0;
       int purgeable = 0;
-      for (RangeTombstone t : m.rangeDeletions().within(slice, m.partitionDeletion())) {
+      for (RangeTombstone t : within) {
         all++;
         if (t.deletion().localDeletionTime() < gcBefore) {
           purgeable++;

@@ -17,6 +17,14 @@ public final class VarInts {
   }
 
   public static long readUnsigned(DataInput in) throws IOException {
+    if (in instanceof VarIntInput fast) {
+      return fast.readUnsignedVarInt();
+    }
+    return readUnsignedBytewise(in);
+  }
+
+  /** The byte-by-byte decode every {@link VarIntInput} must agree with. */
+  public static long readUnsignedBytewise(DataInput in) throws IOException {
     long v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       int b = in.readUnsignedByte();

@@ -2,12 +2,15 @@ package dev.talus.sstable;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A bounded cache of decompressed Data chunks, and of parsed Index.db stretches ({@link
@@ -16,6 +19,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * returns the verified, decoded copy. Capacity is in bytes of decompressed chunk; capacity 0
  * disables caching (every read decompresses). Thread-safe. Entries are keyed by a per-reader id
  * handed out by this cache, so a reopened or replaced file never sees stale chunks.
+ *
+ * <p><b>Slots.</b> A hit costs a Caffeine lookup (a key, a hash-map probe, a recorded access) —
+ * about a fifth of a point read that finds its chunks cached. So each reader also has an array of
+ * slots, one per chunk and index stretch ({@link Slots}), holding exactly the values the cache
+ * holds for it: a value enters its slot once the cache has it, and an eviction clears the slot (the
+ * eviction listener), so the slots never keep an evicted value alive and the byte bound stays the
+ * cache's. A slot hit skips the lookup; one slot hit in {@value #RECORD_EVERY} is still recorded
+ * with the cache, so W-TinyLFU keeps seeing which chunks are hot (their frequencies are counted at
+ * that rate, the same for every chunk).
  */
 public final class ChunkCache {
   /** Loads one chunk on a miss. */
@@ -74,9 +86,51 @@ public final class ChunkCache {
     }
   }
 
+  /** A slot hit is recorded with the cache once in this many (a power of two). */
+  static final int RECORD_EVERY = 4;
+
+  /**
+   * One reader's slots: its chunks, then its index stretches. A slot holds what the cache holds for
+   * that item, or null. Thread-safe.
+   */
+  static final class Slots {
+    final long reader;
+    final String file;
+    private final int chunks;
+    private final AtomicReferenceArray<Object> items;
+
+    /** Slot hits so far, for recording one in {@link #RECORD_EVERY}; races only skew the count. */
+    private int hits;
+
+    Slots(long reader, String file, int chunks, int stretches) {
+      this.reader = reader;
+      this.file = file;
+      this.chunks = chunks;
+      this.items = new AtomicReferenceArray<>(chunks + stretches);
+    }
+
+    private int slot(int item) {
+      return item >= 0 ? item : chunks + ~item;
+    }
+
+    int chunkCount() {
+      return chunks;
+    }
+
+    /** What slot {@code item} holds now (tests). */
+    Object peek(int item) {
+      return items.get(slot(item));
+    }
+
+    /** The heap of the slot array (header and one reference per slot), for the reader's figure. */
+    long heapBytes() {
+      return (16 + 4L * items.length() + 7) & ~7L;
+    }
+  }
+
   private final Cache<Key, Object> cache;
   private final AtomicLong ids = new AtomicLong();
-  private final Map<Long, String> liveReaders = new ConcurrentHashMap<>();
+  private final Map<Long, Slots> liveReaders = new ConcurrentHashMap<>();
   private final long capacity;
 
   private ChunkCache(long capacityBytes) {
@@ -93,6 +147,7 @@ public final class ChunkCache {
                     (Key k, Object v) ->
                         v instanceof byte[] b ? b.length + 48 : ((IndexStretch) v).weight())
                 .executor(Runnable::run)
+                .evictionListener((Key k, Object v, RemovalCause c) -> clearSlot(k, v))
                 .build();
   }
 
@@ -115,11 +170,15 @@ public final class ChunkCache {
     return cache == null ? 0 : cache.estimatedSize();
   }
 
-  /** Registers a reader of {@code file}; it stays listed until its last reference is released. */
-  long newReaderId(String file) {
+  /**
+   * Registers a reader of {@code file} with {@code chunks} Data chunks and {@code stretches} index
+   * stretches; it stays listed until its last reference is released.
+   */
+  Slots register(String file, int chunks, int stretches) {
     long id = ids.incrementAndGet();
-    liveReaders.put(id, file);
-    return id;
+    Slots s = new Slots(id, file, chunks, stretches);
+    liveReaders.put(id, s);
+    return s;
   }
 
   /**
@@ -128,64 +187,90 @@ public final class ChunkCache {
    * MockDirectoryWrapper open-file check).
    */
   public List<String> unreleasedReaders() {
-    return List.copyOf(liveReaders.values());
+    List<String> out = new ArrayList<>();
+    for (Slots s : liveReaders.values()) {
+      out.add(s.file);
+    }
+    return out;
   }
 
-  byte[] get(long reader, int chunk, Loader loader) throws IOException {
+  byte[] get(Slots slots, int chunk, Loader loader) throws IOException {
+    return (byte[]) lookup(slots, chunk, loader, null);
+  }
+
+  IndexStretch getIndex(Slots slots, int stretch, IndexLoader loader) throws IOException {
+    return (IndexStretch) lookup(slots, ~stretch, null, loader);
+  }
+
+  /** Item {@code item} (a chunk, or {@code ~stretch}): from its slot, the cache, or the loader. */
+  private Object lookup(Slots slots, int item, Loader chunks, IndexLoader index)
+      throws IOException {
     if (cache == null) {
-      return loader.load(chunk);
+      return item >= 0 ? chunks.load(item) : index.load(~item);
     }
-    Key key = new Key(reader, chunk);
-    Object hit = cache.getIfPresent(key);
-    if (hit != null) {
-      return (byte[]) hit;
+    int slot = slots.slot(item);
+    Object v = slots.items.get(slot);
+    if (v != null) {
+      if ((++slots.hits & (RECORD_EVERY - 1)) == 0) {
+        cache.getIfPresent(new Key(slots.reader, item)); // an access W-TinyLFU should count
+      }
+      return v;
     }
-    try {
-      return (byte[])
-          cache.get(
-              key,
-              k -> {
-                try {
-                  return loader.load(k.item);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+    Key key = new Key(slots.reader, item);
+    v = cache.getIfPresent(key);
+    if (v == null) {
+      try {
+        v =
+            cache.get(
+                key,
+                k -> {
+                  try {
+                    return k.item >= 0 ? chunks.load(k.item) : index.load(~k.item);
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+    // Into the slot only while the cache holds it: set, then check. An eviction after the set
+    // clears the slot through the listener; one before it is seen by the check.
+    slots.items.set(slot, v);
+    if (cache.asMap().get(key) != v) {
+      slots.items.compareAndSet(slot, v, null);
+    }
+    return v;
+  }
+
+  /** Runs pending evictions now (tests). */
+  void cleanUp() {
+    if (cache != null) {
+      cache.cleanUp();
     }
   }
 
-  IndexStretch getIndex(long reader, int stretch, IndexLoader loader) throws IOException {
-    if (cache == null) {
-      return loader.load(stretch);
-    }
-    Key key = new Key(reader, ~stretch);
-    Object hit = cache.getIfPresent(key);
-    if (hit != null) {
-      return (IndexStretch) hit;
-    }
-    try {
-      return (IndexStretch)
-          cache.get(
-              key,
-              k -> {
-                try {
-                  return loader.load(~k.item);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+  /** A copy of what the cache holds (tests). */
+  Map<Key, Object> entries() {
+    return cache == null ? Map.of() : Map.copyOf(cache.asMap());
+  }
+
+  /** The eviction listener: the evicted value leaves its slot too. */
+  private void clearSlot(Key k, Object v) {
+    Slots s = liveReaders.get(k.reader);
+    if (s != null) {
+      s.items.compareAndSet(s.slot(k.item), v, null);
     }
   }
 
   /** Drops every chunk and index stretch of one reader (called when the reader's files go away). */
-  void invalidate(long reader) {
-    liveReaders.remove(reader);
+  void invalidate(Slots slots) {
+    liveReaders.remove(slots.reader);
+    for (int i = 0; i < slots.items.length(); i++) {
+      slots.items.set(i, null);
+    }
     if (cache != null) {
-      cache.asMap().keySet().removeIf(k -> k.reader == reader);
+      cache.asMap().keySet().removeIf(k -> k.reader == slots.reader);
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.talus.sstable;
 
+import dev.talus.data.VarIntInput;
+import dev.talus.data.VarInts;
 import dev.talus.io.CorruptFileException;
 import java.io.DataInput;
 import java.io.EOFException;
@@ -14,7 +16,7 @@ import java.io.UncheckedIOException;
  * reads (a byte, a long, a run of bytes) served straight from the current chunk array. Not
  * thread-safe; cheap to create per read.
  */
-final class ChunkInput extends InputStream implements DataInput {
+final class ChunkInput extends InputStream implements DataInput, VarIntInput {
   private final ChunkReader reader;
   private long position;
   private byte[] chunk;
@@ -178,6 +180,30 @@ final class ChunkInput extends InputStream implements DataInput {
   @Override
   public int readInt() throws IOException {
     return (readUnsignedShort() << 16) | readUnsignedShort();
+  }
+
+  /**
+   * An unsigned varint decoded straight from the chunk array when all ten bytes a varint may take
+   * lie in it; near the chunk's end, byte by byte (same result, same errors).
+   */
+  @Override
+  public long readUnsignedVarInt() throws IOException {
+    int i = ensure();
+    byte[] c = chunk;
+    if (i + 10 > c.length) {
+      return VarInts.readUnsignedBytewise(this);
+    }
+    long v = 0;
+    for (int p = i, shift = 0; shift < 64; shift += 7) {
+      int b = c[p++];
+      v |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        position += p - i;
+        return v;
+      }
+    }
+    position += 10;
+    throw new IOException("malformed varint: more than 10 bytes");
   }
 
   @Override

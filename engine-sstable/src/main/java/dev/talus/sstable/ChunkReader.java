@@ -18,17 +18,23 @@ final class ChunkReader {
   private final CompressionInfo info;
   private final ChunkCodec codec;
   private final ChunkCache cache;
-  private final long cacheId;
+  private final ChunkCache.Slots slots;
+  private final ChunkCache.Loader loader = this::load;
 
   ChunkReader(
-      ReadableFile file, Path path, long generation, CompressionInfo info, ChunkCache cache) {
+      ReadableFile file,
+      Path path,
+      long generation,
+      CompressionInfo info,
+      ChunkCache cache,
+      int indexStretches) {
     this.file = file;
     this.path = path;
     this.generation = generation;
     this.info = info;
     this.codec = new ChunkCodec(info.compression());
     this.cache = cache;
-    this.cacheId = cache.newReaderId(path.toString());
+    this.slots = cache.register(path.toString(), info.chunkCount(), indexStretches);
   }
 
   Path path() {
@@ -50,16 +56,21 @@ final class ChunkReader {
   }
 
   byte[] chunk(int index) throws IOException {
-    return cache.get(cacheId, index, this::load);
+    return cache.get(slots, index, loader);
   }
 
   /** Index stretch {@code i} of the same SSTable, through the cache, loaded by {@code loader}. */
   IndexStretch indexStretch(int i, ChunkCache.IndexLoader loader) throws IOException {
-    return cache.getIndex(cacheId, i, loader);
+    return cache.getIndex(slots, i, loader);
+  }
+
+  /** The heap of this reader's cache slots (see {@link ChunkCache.Slots}). */
+  long slotHeapBytes() {
+    return slots.heapBytes();
   }
 
   void invalidateCache() {
-    cache.invalidate(cacheId);
+    cache.invalidate(slots);
   }
 
   private byte[] load(int index) throws IOException {

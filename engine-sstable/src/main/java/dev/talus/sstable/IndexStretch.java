@@ -1,8 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.data.PartitionKey;
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
+import dev.talus.data.VarInts;
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -28,17 +27,16 @@ final class IndexStretch {
 
   /** Parses every entry of {@code bytes}; throws IOException if they do not decode. */
   static IndexStretch parse(byte[] bytes) throws IOException {
-    ByteArrayInputStream bin = new ByteArrayInputStream(bytes);
-    DataInputStream in = new DataInputStream(bin);
+    ArrayInput in = new ArrayInput(bytes, 0, bytes.length);
     long[] tokens = new long[SSTableReader.SAMPLE_INTERVAL];
     int[] offsets = new int[SSTableReader.SAMPLE_INTERVAL + 1];
     int n = 0;
-    while (bin.available() > 0) {
+    while (in.remaining() > 0) {
       if (n == tokens.length) {
         tokens = Arrays.copyOf(tokens, n * 2);
         offsets = Arrays.copyOf(offsets, n * 2 + 1);
       }
-      offsets[n] = bytes.length - bin.available();
+      offsets[n] = in.position();
       tokens[n] = IndexEntry.read(in).token();
       n++;
     }
@@ -57,10 +55,51 @@ final class IndexStretch {
 
   /** Entry {@code i}, decoded. */
   IndexEntry entry(int i) throws IOException {
-    DataInputStream in =
-        new DataInputStream(
-            new ByteArrayInputStream(bytes, offsets[i], offsets[i + 1] - offsets[i]));
-    return IndexEntry.read(in);
+    return IndexEntry.read(new ArrayInput(bytes, offsets[i], offsets[i + 1]));
+  }
+
+  /**
+   * Where entry {@code i}'s partition starts in the Data stream, and where to start reading its
+   * rows for a slice starting at {@code bound}: the offset (from the partition's start) of the
+   * first row-index block whose last clustering is after {@code bound}, {@link Located#FROM_HEADER}
+   * for a partition without a row index, or {@link Located#NONE} if every block ends at or before
+   * {@code bound}. Decoded in place: nothing of the row index is materialised.
+   */
+  Located locate(int i, byte[] bound) throws IOException {
+    ArrayInput in = new ArrayInput(bytes, offsets[i] + 8, offsets[i + 1]);
+    in.skipBytes(VarInts.readLength(in, PartitionSerializer.MAX_KEY));
+    long position = VarInts.readUnsigned(in);
+    int n = VarInts.readLength(in, PartitionSerializer.MAX_COUNT);
+    if (n == 0) {
+      return new Located(position, Located.FROM_HEADER);
+    }
+    for (int b = 0; b < n; b++) {
+      in.skipBytes(VarInts.readLength(in, PartitionSerializer.MAX_CLUSTERING)); // first
+      int len = VarInts.readLength(in, PartitionSerializer.MAX_CLUSTERING);
+      int from = in.position();
+      if (len > in.remaining()) {
+        throw new IOException("row-index block runs past its entry");
+      }
+      in.skipBytes(len);
+      long offset = VarInts.readUnsigned(in);
+      VarInts.readUnsigned(in); // width
+      if (Arrays.compareUnsigned(bytes, from, from + len, bound, 0, bound.length) > 0) {
+        return new Located(position, offset);
+      }
+    }
+    return new Located(position, Located.NONE);
+  }
+
+  /**
+   * An entry's partition position and where its rows that may lie after a bound start (see {@link
+   * #locate}).
+   */
+  record Located(long position, long rowsOffset) {
+    /** No row-index block reaches past the bound: no row of the partition is after it. */
+    static final long NONE = -1;
+
+    /** The partition has no row index: its rows follow its header. */
+    static final long FROM_HEADER = -2;
   }
 
   /**

@@ -2,11 +2,13 @@ package dev.talus.sstable;
 
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
+import dev.talus.data.RangeTombstone;
+import dev.talus.data.Row;
+import dev.talus.data.Slice;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileFormat;
 import dev.talus.io.ReadableFile;
 import dev.talus.io.StorageFs;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -62,6 +64,7 @@ public final class SSTableReader {
   private final int[] sampleCrcs;
   private final long onDiskSize;
   private final AtomicInteger refs = new AtomicInteger(1);
+  private final ChunkCache.IndexLoader stretchLoader = this::loadStretch;
   private boolean obsolete;
   private boolean closed;
 
@@ -86,7 +89,13 @@ public final class SSTableReader {
     this.dataFile = dataFile;
     this.indexFile = indexFile;
     this.chunks =
-        new ChunkReader(dataFile, desc.path(Component.DATA), desc.generation(), compression, cache);
+        new ChunkReader(
+            dataFile,
+            desc.path(Component.DATA),
+            desc.generation(),
+            compression,
+            cache,
+            samples.tokens.length);
     this.sampleTokens = samples.tokens;
     this.sampleKeys = samples.keys;
     this.samplePositions = samples.positions;
@@ -190,8 +199,9 @@ public final class SSTableReader {
   /**
    * The heap this open reader keeps for as long as it is open, beyond the chunk cache: its Bloom
    * filter's words, the partition index samples (tokens, keys, positions, checksums) and the Data
-   * chunk offsets. Arrays are counted with their 16-byte header, padded to 8 bytes; the few fixed
-   * objects around them (reader, statistics, file handles) are not.
+   * chunk offsets, and its chunk-cache slots (one reference per chunk and index stretch). Arrays
+   * are counted with their 16-byte header, padded to 8 bytes; the few fixed objects around them
+   * (reader, statistics, file handles) are not.
    */
   public long heapBytes() {
     long keys = arrayBytes(sampleKeys.length, 4);
@@ -203,7 +213,8 @@ public final class SSTableReader {
         + arrayBytes(sampleTokens.length, 8)
         + arrayBytes(samplePositions.length, 8)
         + arrayBytes(sampleCrcs.length, 4)
-        + arrayBytes(compression.offsets().length, 8);
+        + arrayBytes(compression.offsets().length, 8)
+        + chunks.slotHeapBytes();
   }
 
   private static long arrayBytes(long length, int elementBytes) {
@@ -248,13 +259,85 @@ public final class SSTableReader {
     return new SSTablePartition(this, k, h, e.position(), ci, e.blocks());
   }
 
+  /**
+   * What this SSTable holds in partition {@code key} for a read that wants only the first row of
+   * {@code slice} (one named row): the partition deletion, the range tombstones meeting the slice
+   * and that row, or null if the partition is not here. It goes straight from the index entry to
+   * the one row-index block that can hold the slice's start, steps over the rows before it without
+   * decoding them, and materialises only the row it returns — no row index, partition view or
+   * iterator. The Bloom filter is not consulted: callers check {@link #mayContain} first. The
+   * caller must hold a reference.
+   */
+  public FirstRow firstRow(PartitionKey key, Slice slice) {
+    checkLive();
+    int found = sampleAtOrBefore(key);
+    if (found < 0) {
+      return null;
+    }
+    IndexStretch.Located at;
+    try {
+      IndexStretch stretch = chunks.indexStretch(found, stretchLoader);
+      int i = stretch.find(key);
+      if (i < 0) {
+        return null;
+      }
+      at = stretch.locate(i, slice.start());
+    } catch (CorruptFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CorruptFileException(
+          desc.path(Component.INDEX), samplePositions[found], "undecodable index block", e);
+    }
+    ChunkInput ci = new ChunkInput(chunks, at.position());
+    PartitionSerializer.Header h;
+    try {
+      h = PartitionSerializer.readHeader(ci, version);
+    } catch (IOException ex) {
+      throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
+    }
+    if (!Arrays.equals(h.key(), key.bytes())) {
+      throw new CorruptFileException(
+          chunks.path(), chunks.fileOffsetOf(at.position()), "index and data disagree on the key");
+    }
+    List<RangeTombstone> rts = List.of();
+    for (RangeTombstone t : h.rangeTombstones()) {
+      if (slice.intersects(t.start(), t.end())) {
+        if (rts.isEmpty()) {
+          rts = new ArrayList<>(2);
+        }
+        rts.add(t);
+      }
+    }
+    Row row = null;
+    if (at.rowsOffset() != IndexStretch.Located.NONE) {
+      if (at.rowsOffset() != IndexStretch.Located.FROM_HEADER) {
+        ci.seek(at.position() + at.rowsOffset());
+      }
+      try {
+        while (true) {
+          Row r = PartitionSerializer.readRow(ci, h, slice.start());
+          if (r == PartitionSerializer.SKIPPED) {
+            continue;
+          }
+          if (r != null && Arrays.compareUnsigned(r.clustering(), slice.end()) < 0) {
+            row = r; // not skipped, so after the slice's start
+          }
+          break;
+        }
+      } catch (IOException e) {
+        throw ci.corrupt("undecodable row in " + key + ": " + e.getMessage(), e);
+      }
+    }
+    return new FirstRow(h.partitionDeletion(), rts, row);
+  }
+
   private IndexEntry findEntry(PartitionKey key) {
     int found = sampleAtOrBefore(key);
     if (found < 0) {
       return null;
     }
     try {
-      IndexStretch stretch = chunks.indexStretch(found, this::loadStretch);
+      IndexStretch stretch = chunks.indexStretch(found, stretchLoader);
       int i = stretch.find(key);
       return i < 0 ? null : stretch.entry(i);
     } catch (CorruptFileException e) {
@@ -323,10 +406,10 @@ public final class SSTableReader {
     long from = samplePositions[i];
     Path path = desc.path(Component.INDEX);
     byte[] bytes = readStretchBytes(i);
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+    ArrayInput in = new ArrayInput(bytes, 0, bytes.length);
     List<IndexEntry> out = new ArrayList<>(SAMPLE_INTERVAL);
     try {
-      while (in.available() > 0) {
+      while (in.remaining() > 0) {
         out.add(IndexEntry.read(in));
       }
     } catch (IOException e) {

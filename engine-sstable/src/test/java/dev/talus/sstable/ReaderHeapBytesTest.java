@@ -65,11 +65,15 @@ class ReaderHeapBytesTest {
       SSTableReader r = SSTableReader.open(fs, dir, gen, ChunkCache.disabled());
       try {
         // the reader's own arrays (index samples) and those of its filter and chunk offsets: a new
-        // array field in any of them is counted here and must be in heapBytes() too
+        // array field in any of them is counted here and must be in heapBytes() too; and its
+        // chunk-cache slots, one reference per Data chunk and index stretch
+        CompressionInfo ci = (CompressionInfo) field(r, "compression");
+        int stretches = ((long[]) field(r, "sampleTokens")).length;
         long expected =
             arrayFields(r)
                 + arrayFields(field(r, "filter"))
-                + arrayBytes(((CompressionInfo) field(r, "compression")).offsets());
+                + arrayBytes(ci.offsets())
+                + arrayBytes(new Object[ci.chunkCount() + stretches]);
         assertThat(r.heapBytes()).isEqualTo(expected);
         // the Bloom filter alone takes about 9.6 bits per key at a 1% false-positive chance
         assertThat(r.heapBytes()).isGreaterThan(partitions * 9L / 8);
