@@ -449,6 +449,7 @@ public final class Select {
   }
 
   public ResultSet execute() {
+    PreparedSelect.refuseMarkers(restrictions);
     if (annColumn != null && (!groupBy.isEmpty() || distinct)) {
       throw new InvalidQueryException("ANN ordering takes no GROUP BY or DISTINCT");
     }
@@ -496,5 +497,33 @@ public final class Select {
   /** Executes and returns the first row, if any. */
   public Optional<ResultRow> one() {
     return execute().first();
+  }
+
+  /**
+   * A bind marker: a value given later, to {@link PreparedSelect#execute}. Usable as the value of
+   * {@link #eq}, {@link #gt}, {@link #ge}, {@link #lt}, {@link #le}, {@link #contains}, {@link
+   * #containsKey} and as elements of {@link #in}; a select holding one must be {@link #prepare
+   * prepared}.
+   */
+  public static Object marker() {
+    return PreparedSelect.MARKER;
+  }
+
+  /**
+   * This select as a {@link PreparedSelect}: planned once for the table's schema, executed with new
+   * values for its {@link #marker() markers} per call, as a CQL prepared statement is. A read of
+   * one row by its whole primary key then skips building and checking a request. Not for grouped
+   * ({@link #groupBy}) or ANN ({@link #orderByAnn}) selects, nor with markers in multi-column or
+   * token restrictions.
+   *
+   * @throws InvalidQueryException for those
+   */
+  public PreparedSelect prepare() {
+    if (annColumn != null || !groupBy.isEmpty()) {
+      throw new InvalidQueryException(
+          "prepare() takes a plain select: grouped and ANN selects are executed directly");
+    }
+    PreparedSelect.refuseMarkersIn(tupleRestrictions, tokenRestrictions);
+    return new PreparedSelect(table, request());
   }
 }

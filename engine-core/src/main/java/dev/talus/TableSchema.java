@@ -34,6 +34,10 @@ public final class TableSchema {
   private final List<ColumnDef> regular;
   private final List<ColumnDef> statics;
   private final List<ColumnDef> nonKey;
+
+  /** Every column: partition key, clustering, then the others (a read asks for it often). */
+  private final List<ColumnDef> all;
+
   private final Map<String, ColumnDef> byName;
   private final Duration defaultTimeToLive;
   private final Duration gcGrace;
@@ -53,6 +57,7 @@ public final class TableSchema {
     this.partitionKey = List.copyOf(pk);
     this.clustering = List.copyOf(ck);
     this.nonKey = List.copyOf(nonKey);
+    this.all = List.copyOf(columns(pk, ck, nonKey));
     this.regular = nonKey.stream().filter(c -> c.kind() == ColumnDef.Kind.REGULAR).toList();
     this.statics = nonKey.stream().filter(ColumnDef::isStatic).toList();
     Map<String, ColumnDef> m = new HashMap<>();
@@ -141,7 +146,7 @@ public final class TableSchema {
    * Every column: partition key, clustering, then regular and static columns in declaration order.
    */
   public List<ColumnDef> columns() {
-    return columns(partitionKey, clustering, nonKey);
+    return all;
   }
 
   public Optional<ColumnDef> column(String columnName) {

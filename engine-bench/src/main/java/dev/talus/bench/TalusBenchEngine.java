@@ -3,6 +3,8 @@ package dev.talus.bench;
 import dev.talus.ClusteringOrder;
 import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
+import dev.talus.PreparedSelect;
+import dev.talus.Select;
 import dev.talus.Table;
 import dev.talus.TableStats;
 import dev.talus.TalusDb;
@@ -10,6 +12,7 @@ import dev.talus.TalusMetricsListener;
 import dev.talus.TalusOptions;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -20,12 +23,18 @@ final class TalusBenchEngine implements BenchEngine {
   private final Path dir;
   private final SourceRecorder sources = new SourceRecorder();
 
+  /** Reads are prepared once, as an application (or a CQL driver) would prepare them. */
+  private final PreparedSelect pointRead;
+
+  private final Map<Integer, PreparedSelect> firstRows = new ConcurrentHashMap<>();
+
   TalusBenchEngine(Path dir, Layout layout, CompareConfig config) {
     this.dir = dir;
     this.db = TalusDb.open(options(dir, config, sources));
     ClusteringOrder order =
         layout == Layout.NEWEST_FIRST ? ClusteringOrder.DESC : ClusteringOrder.ASC;
     this.table = db.createTable(BenchData.schema("bench", order, compaction(config)));
+    this.pointRead = table.select().eq("p", Select.marker()).eq("seq", Select.marker()).prepare();
   }
 
   static TalusOptions options(Path dir, CompareConfig config) {
@@ -79,12 +88,15 @@ final class TalusBenchEngine implements BenchEngine {
 
   @Override
   public boolean get(int partition, long seq) {
-    return table.select().eq("p", partition).eq("seq", seq).one().isPresent();
+    return pointRead.one(partition, seq).isPresent();
   }
 
   @Override
   public int readFirst(int partition, int n) {
-    return table.select().eq("p", partition).limit(n).execute().size();
+    PreparedSelect first =
+        firstRows.computeIfAbsent(
+            n, k -> table.select().eq("p", Select.marker()).limit(k).prepare());
+    return first.execute(partition).size();
   }
 
   /** Flushes, then waits until no compaction runs and the strategy proposes none. */

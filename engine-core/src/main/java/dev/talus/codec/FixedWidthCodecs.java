@@ -136,6 +136,9 @@ final class FixedWidthCodecs {
 
     @Override
     T coerceNonNull(Object value) {
+      if (value.getClass() == javaType()) {
+        return javaType().cast(value); // already canonical, and in range by its type
+      }
       long v = integralValue(this, value);
       if (v < min || v > max) {
         throw invalid(value, value + " is out of range [" + min + ", " + max + "]");

@@ -228,6 +228,27 @@ public final class TableHandle {
   }
 
   /**
+   * Runs {@code req}, a read of one row by its whole primary key whose values by position are
+   * {@code given} (see {@link ReadPath#readRow}); on a table with indexes, as {@link #read} does.
+   */
+  public ReadResult readRow(ReadRequest req, Object[] given) {
+    try {
+      Parts p = live();
+      if (!p.store().indexes().definitions().isEmpty()) {
+        return read(req); // an index may take part in the plan
+      }
+      return p.reads().readRow(req, given);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "table " + name());
+    }
+  }
+
+  /** See {@link ReadPath#primaryKeyPositions}. */
+  public int[] rowPositions(ReadRequest req) {
+    return live().reads().primaryKeyPositions(req);
+  }
+
+  /**
    * Validates and runs a read ordered by similarity of vector column {@code column} to {@code
    * query} (see {@link VectorRead}).
    */

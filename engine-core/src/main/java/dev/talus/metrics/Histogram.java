@@ -38,7 +38,9 @@ public final class Histogram {
   public void record(long value) {
     long v = Math.max(0, value);
     counts.incrementAndGet(bucket(v));
-    max.accumulateAndGet(v, Math::max);
+    if (v > max.get()) { // the maximum rarely moves: read it before any CAS
+      max.accumulateAndGet(v, Math::max);
+    }
   }
 
   public long count() {

@@ -26,32 +26,65 @@ final class PointPlanner {
 
   /** The plan of a read naming one row by equality on its whole primary key, or null. */
   static QueryPlanner.Plan plan(KeyCodec keys, ReadRequest r) {
+    int[] at = positions(keys.schema(), r);
+    if (at == null) {
+      return null;
+    }
+    Object[] given = new Object[at.length];
+    for (int i = 0; i < at.length; i++) {
+      Object v = r.restrictions().get(i).value();
+      if (v == null) {
+        return null;
+      }
+      given[at[i]] = v;
+    }
+    return plan(keys, r, given);
+  }
+
+  /**
+   * Where each restriction of {@code r} goes among the primary key columns (partition key, then
+   * clustering), if {@code r} names one row by equality on its whole primary key and restricts
+   * nothing else; null otherwise. Depends on the request's shape and the schema only, so a prepared
+   * read computes it once.
+   */
+  static int[] positions(TableSchema s, ReadRequest r) {
     if (!r.tupleRestrictions().isEmpty()
         || !r.tokenRestrictions().isEmpty()
         || !r.orderBy().isEmpty()) {
       return null;
     }
-    TableSchema s = keys.schema();
     List<ColumnDef> pk = s.partitionKey();
     List<ColumnDef> ck = s.clustering();
     List<Restriction> rs = r.restrictions();
     if (rs.size() != pk.size() + ck.size()) {
       return null;
     }
-    // by position: the partition key columns, then the clustering columns
-    Object[] given = new Object[rs.size()];
+    int[] at = new int[rs.size()];
+    boolean[] taken = new boolean[rs.size()];
     for (int i = 0; i < rs.size(); i++) {
       Restriction x = rs.get(i);
-      if (x.op() != Restriction.Op.EQ || x.values().size() != 1 || x.value() == null) {
+      if (x.op() != Restriction.Op.EQ || x.values().size() != 1) {
         return null;
       }
       ColumnDef c = s.column(x.column()).orElse(null);
-      int at = c == null ? -1 : position(pk, ck, c);
-      if (at < 0 || given[at] != null) {
+      int p = c == null ? -1 : position(pk, ck, c);
+      if (p < 0 || taken[p]) {
         return null;
       }
-      given[at] = x.value();
+      taken[p] = true;
+      at[i] = p;
     }
+    return at;
+  }
+
+  /**
+   * The plan of {@code r}, a read of one row by its whole primary key whose values, by position
+   * (partition key, then clustering), are {@code given} (none null); see {@link #positions}.
+   */
+  static QueryPlanner.Plan plan(KeyCodec keys, ReadRequest r, Object[] given) {
+    TableSchema s = keys.schema();
+    List<ColumnDef> pk = s.partitionKey();
+    List<ColumnDef> ck = s.clustering();
     // coerced in the general planner's order (partition key, then clustering), so a value of the
     // wrong type is refused with the same message
     Object[] pkValues = new Object[pk.size()];
@@ -68,7 +101,7 @@ final class PointPlanner {
         ckValues[i] = Columns.keyValue(s, ck.get(i), given[pk.size() + i]);
       }
       List<Object> prefix = Arrays.asList(ckValues);
-      slices = List.of(new Slice(keys.bound(prefix, false), keys.bound(prefix, true)));
+      slices = List.of(keys.prefixSlice(prefix));
     }
     return new QueryPlanner.Plan(
         List.<Object[]>of(pkValues),

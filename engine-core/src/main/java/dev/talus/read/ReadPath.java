@@ -72,20 +72,42 @@ public final class ReadPath {
 
   /** Validates and runs one read; counts it and its latency (once, even if it was retried). */
   public ReadResult read(ReadRequest req) {
+    return read(req, null);
+  }
+
+  /**
+   * Runs {@code req}, a read of one row by its whole primary key (see {@link #primaryKeyPositions})
+   * whose values by position (partition key, then clustering) are {@code given}, none null: a
+   * prepared read, planned without looking at its restrictions again. Otherwise like {@link
+   * #read(ReadRequest)}.
+   */
+  public ReadResult readRow(ReadRequest req, Object[] given) {
+    return read(req, given);
+  }
+
+  /**
+   * Where each restriction of {@code req} goes among the primary key columns if it reads one row by
+   * its whole primary key (then {@link #readRow} may serve it), else null.
+   */
+  public int[] primaryKeyPositions(ReadRequest req) {
+    return PointPlanner.positions(schema, req);
+  }
+
+  private ReadResult read(ReadRequest req, Object[] given) {
     ctx.checkOpen();
     metrics.readStarted();
     long start = Histogram.startTimer();
-    ReadResult r = executeSkippingQuarantined(req);
+    ReadResult r = executeSkippingQuarantined(req, given);
     long micros = metrics.readLatencySince(start);
     ctx.metrics().read(table.schema().name(), micros, r.sourcesTouched(), r.tombstonesScanned());
     return r;
   }
 
   /** Runs a read; when the policy quarantines a damaged SSTable it found, runs it again without. */
-  private ReadResult executeSkippingQuarantined(ReadRequest req) {
+  private ReadResult executeSkippingQuarantined(ReadRequest req, Object[] given) {
     while (true) {
       try {
-        return execute(req);
+        return execute(req, given);
       } catch (CorruptFileException e) {
         if (!table.quarantine().handle(table, e)) {
           throw e;
@@ -97,8 +119,9 @@ public final class ReadPath {
     }
   }
 
-  private ReadResult execute(ReadRequest req) {
-    QueryPlanner.Plan point = PointPlanner.plan(keys, req);
+  private ReadResult execute(ReadRequest req, Object[] given) {
+    QueryPlanner.Plan point =
+        given != null ? PointPlanner.plan(keys, req, given) : PointPlanner.plan(keys, req);
     if (point != null && pointRead != null && req.pagingState() == null) {
       ReadResult r = readPoint(point);
       if (r != null) {

@@ -117,12 +117,6 @@ final class SSTableSelector {
   }
 
   private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {
-    var stats = r.stats();
-    if (stats.partitionDeletions() > 0 || stats.rangeTombstones() > 0) {
-      return false;
-    }
-    byte[] min = stats.minClustering();
-    byte[] max = stats.maxClustering();
-    return min != null && max != null && !slice.intersects(min, max);
+    return r.clusteringsOutside(slice);
   }
 }

@@ -158,6 +158,13 @@ public final class KeyCodec {
     return ClusteringBytes.bound(components(prefix), after);
   }
 
+  /** The slice of the rows whose clustering starts with {@code prefix}, encoded once. */
+  public dev.talus.data.Slice prefixSlice(List<Object> prefix) {
+    List<byte[]> c = components(prefix);
+    return new dev.talus.data.Slice(
+        ClusteringBytes.bound(c, false), ClusteringBytes.bound(c, true));
+  }
+
   private List<byte[]> components(List<Object> values) {
     List<byte[]> c = new ArrayList<>(values.size());
     for (int i = 0; i < values.size(); i++) {

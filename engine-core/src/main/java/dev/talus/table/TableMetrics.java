@@ -4,6 +4,7 @@ import dev.talus.Percentiles;
 import dev.talus.metrics.Histogram;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counters and latency histograms of one table, as {@code nodetool tablestats} shows them: the
@@ -11,14 +12,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * Thread-safe.
  */
 public final class TableMetrics {
-  final AtomicLong writes = new AtomicLong();
-  final AtomicLong reads = new AtomicLong();
-  final AtomicLong sstablesRead = new AtomicLong();
+  // Counters every read or write bumps are LongAdders: with several threads reading, one atomic
+  // counter is a cache line they all fight over.
+  final LongAdder writes = new LongAdder();
+  final LongAdder reads = new LongAdder();
+  final LongAdder sstablesRead = new LongAdder();
   final AtomicLong flushes = new AtomicLong();
   final AtomicLong bytesFlushed = new AtomicLong();
   private final AtomicInteger lastReadTombstones = new AtomicInteger();
-  final AtomicLong bloomLookups = new AtomicLong();
-  final AtomicLong bloomFalsePositives = new AtomicLong();
+  final LongAdder bloomLookups = new LongAdder();
+  final LongAdder bloomFalsePositives = new LongAdder();
   final AtomicLong tombstoneWarnings = new AtomicLong();
   final Histogram writeLatency = new Histogram();
   final Histogram readLatency = new Histogram();
@@ -27,7 +30,7 @@ public final class TableMetrics {
 
   /** A write was applied to the memtable. */
   void written() {
-    writes.incrementAndGet();
+    writes.increment();
   }
 
   /** Records a write's latency since {@code startNanos} ({@link Histogram#startTimer()}). */
@@ -37,7 +40,7 @@ public final class TableMetrics {
 
   /** A read started (counted before it runs, retries included). */
   public void readStarted() {
-    reads.incrementAndGet();
+    reads.increment();
   }
 
   /** Records a read's latency since {@code startNanos}; returns it in microseconds. */
@@ -53,7 +56,7 @@ public final class TableMetrics {
 
   /** A read of one partition merged {@code n} sources. */
   public void sourcesRead(int n) {
-    sstablesRead.addAndGet(n);
+    sstablesRead.add(n);
     sourcesPerRead.record(n);
   }
 
@@ -64,12 +67,12 @@ public final class TableMetrics {
 
   /** An SSTable's Bloom filter was asked for a key. */
   public void bloomLookup() {
-    bloomLookups.incrementAndGet();
+    bloomLookups.increment();
   }
 
   /** The Bloom filter said maybe, the index said no. */
   public void bloomFalsePositive() {
-    bloomFalsePositives.incrementAndGet();
+    bloomFalsePositives.increment();
   }
 
   void flushed(long sstableBytes) {
@@ -77,11 +80,11 @@ public final class TableMetrics {
   }
 
   public long writeCount() {
-    return writes.get();
+    return writes.sum();
   }
 
   public long readCount() {
-    return reads.get();
+    return reads.sum();
   }
 
   public long flushCount() {

@@ -16,6 +16,21 @@ public final class Murmur3 {
   /** Returns {h1, h2} of the 128-bit hash of {@code data[offset, offset+length)}. */
   @SuppressWarnings("fallthrough") // the tail switch falls through on purpose
   public static long[] hash128(byte[] data, int offset, int length) {
+    return hash128(data, offset, length, (d, h1, h2) -> new long[] {h1, h2});
+  }
+
+  /** Receives the two halves of a hash, with the array they hash (so it need not capture it). */
+  @FunctionalInterface
+  public interface Hashed<T> {
+    T of(byte[] data, long h1, long h2);
+  }
+
+  /**
+   * The 128-bit hash of {@code data[offset..offset+length)}, handed to {@code result} with {@code
+   * data}: a non-capturing {@code result} (a constructor reference) allocates nothing but what it
+   * builds.
+   */
+  public static <T> T hash128(byte[] data, int offset, int length, Hashed<T> result) {
     long h1 = 0;
     long h2 = 0;
     int blocks = length >>> 4;
@@ -106,7 +121,7 @@ public final class Murmur3 {
     h2 = fmix(h2);
     h1 += h2;
     h2 += h1;
-    return new long[] {h1, h2};
+    return result.of(data, h1, h2);
   }
 
   private static long getLongLe(byte[] b, int p) {

@@ -22,8 +22,7 @@ public final class PartitionKey implements Comparable<PartitionKey> {
 
   /** Wraps {@code key} (not copied: the caller hands over ownership) and hashes it. */
   public static PartitionKey of(byte[] key) {
-    long[] h = Murmur3.hash128(key, 0, key.length);
-    return new PartitionKey(key, h[0], h[1]);
+    return Murmur3.hash128(key, 0, key.length, PartitionKey::new);
   }
 
   /** Rebuilds a key whose hash is already known (for example read back from an index). */

@@ -60,6 +60,17 @@ final class ChunkInput extends InputStream implements DataInput, VarIntInput {
         java.util.Arrays.compareUnsigned(chunk, i, i + len, other, 0, other.length));
   }
 
+  /**
+   * Steps over the rows at the current position whose clustering is at or before {@code
+   * skipThrough} and that lie wholly in the current chunk, in place ({@link
+   * PartitionSerializer#skipRowsInPlace}); the row it stops at is left to the decoder.
+   */
+  void skipRowsInChunk(byte[] skipThrough, int version) throws IOException {
+    int i = ensure();
+    int end = PartitionSerializer.skipRowsInPlace(chunk, i, chunk.length, skipThrough, version);
+    position += end - i;
+  }
+
   long position() {
     return position;
   }

@@ -63,6 +63,11 @@ public final class SSTableReader {
 
   private final int[] sampleCrcs;
   private final long onDiskSize;
+
+  /** The first and last partition keys, built once (a read checks them per SSTable). */
+  private final PartitionKey first;
+
+  private final PartitionKey last;
   private final AtomicInteger refs = new AtomicInteger(1);
   private final ChunkCache.IndexLoader stretchLoader = this::loadStretch;
   private boolean obsolete;
@@ -101,6 +106,8 @@ public final class SSTableReader {
     this.samplePositions = samples.positions;
     this.sampleCrcs = samples.crcs;
     this.onDiskSize = onDiskSize;
+    this.first = stats.firstKey();
+    this.last = stats.lastKey();
   }
 
   /**
@@ -179,11 +186,25 @@ public final class SSTableReader {
   }
 
   public PartitionKey firstKey() {
-    return stats.firstKey();
+    return first;
   }
 
   public PartitionKey lastKey() {
-    return stats.lastKey();
+    return last;
+  }
+
+  /**
+   * True if every row this SSTable holds lies outside {@code slice} and it holds no partition or
+   * range deletion: it cannot change a read of that slice (Cassandra skips SSTables by clustering
+   * range the same way). False when the range is unknown.
+   */
+  public boolean clusteringsOutside(Slice slice) {
+    if (stats.partitionDeletions() > 0 || stats.rangeTombstones() > 0) {
+      return false;
+    }
+    byte[] min = stats.minClustering;
+    byte[] max = stats.maxClustering;
+    return min != null && max != null && !slice.intersects(min, max);
   }
 
   /** Uncompressed size of the partition data. */
@@ -315,6 +336,7 @@ public final class SSTableReader {
       }
       try {
         while (true) {
+          ci.skipRowsInChunk(slice.start(), version);
           Row r = PartitionSerializer.readRow(ci, h, slice.start());
           if (r == PartitionSerializer.SKIPPED) {
             continue;
