@@ -66,7 +66,8 @@ record CompareConfig(
           + "  --out DIR        where results.json and ratios.png go (default"
           + " engine-bench/target/compare)\n"
           + "  --seed N         data and operation seed (default 42)\n"
-          + "  --no-warmup      skip the discarded warm-up pass at 1/5 of the scale\n"
+          + "  --no-warmup      skip the discarded warm-up pass (at the scale, at most 1) and the\n"
+          + "                   untimed half-length warm-up before each read phase\n"
           + "  --help           print this and exit\n";
 
   /** Thrown by {@link #parse} for {@code --help}: print {@link #USAGE} and exit successfully. */
