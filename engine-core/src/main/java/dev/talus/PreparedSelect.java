@@ -30,7 +30,11 @@ import java.util.Optional;
  * <p>Immutable and thread-safe: one prepared select may be executed from any number of threads.
  */
 public final class PreparedSelect {
-  /** The marker value ({@link Select#marker()}). */
+  /**
+   * The marker value ({@link Select#marker()}): the value of {@link Select#eq}, {@link Select#gt},
+   * {@link Select#ge}, {@link Select#lt}, {@link Select#le}, {@link Select#contains}, {@link
+   * Select#containsKey}, or an element of {@link Select#in}.
+   */
   static final Object MARKER =
       new Object() {
         @Override
@@ -77,7 +81,11 @@ public final class PreparedSelect {
     ReadRequest req = bind(values);
     int[] at = positions();
     Object[] given = at == null ? null : primaryKey(req, at);
-    ReadResult r = given != null ? table.store().readRow(req, given) : table.store().read(req);
+    return results(given != null ? table.store().readRow(req, given) : table.store().read(req));
+  }
+
+  /** The rows and paging state of a read, as a result set. */
+  static ResultSet results(ReadResult r) {
     return new ResultSet(
         r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
   }

@@ -12,6 +12,20 @@ public final class ResultSet implements Iterable<ResultRow> {
   private final List<ResultRow> rows;
   private final PagingState pagingState;
 
+  /** The first row of each group a grouped read hands to {@code read} (one page of groups). */
+  static ResultSet firstOfEachGroup(
+      java.util.function.Function<GroupedRow, Optional<PagingState>> read) {
+    List<ResultRow> first = new java.util.ArrayList<>();
+    Optional<PagingState> next =
+        read.apply(
+            (row, firstOfGroup) -> {
+              if (firstOfGroup) {
+                first.add(row);
+              }
+            });
+    return new ResultSet(first, next.orElse(null));
+  }
+
   ResultSet(List<ResultRow> rows, PagingState pagingState) {
     this.rows = List.copyOf(rows);
     this.pagingState = pagingState;

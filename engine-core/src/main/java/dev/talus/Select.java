@@ -4,7 +4,6 @@ import dev.talus.db.Aggregates;
 import dev.talus.request.AggregateRequest;
 import dev.talus.request.Distinct;
 import dev.talus.request.ReadRequest;
-import dev.talus.request.ReadResult;
 import dev.talus.request.Restriction;
 import dev.talus.request.Selector;
 import dev.talus.request.TupleRestriction;
@@ -134,13 +133,7 @@ public final class Select {
   }
 
   private Select addTuple(List<String> columns, Restriction.Op op, List<? extends List<?>> tuples) {
-    Objects.requireNonNull(columns, "columns");
-    Objects.requireNonNull(tuples, "tuples");
-    List<List<Object>> copy = new ArrayList<>(tuples.size());
-    for (List<?> t : tuples) {
-      copy.add(new ArrayList<>(Objects.requireNonNull(t, "tuple")));
-    }
-    tupleRestrictions.add(new TupleRestriction(List.copyOf(columns), op, copy));
+    tupleRestrictions.add(TupleRestriction.copyOf(columns, op, tuples));
     return this;
   }
 
@@ -418,20 +411,15 @@ public final class Select {
   }
 
   /**
-   * {@code sum(column)} of a numeric column, in the column's type as Cassandra returns it: an
-   * {@code int} column sums to an {@link Integer} (wrapping around on overflow, as in Cassandra), a
-   * {@code varint} to a {@link java.math.BigInteger}, a {@code double} to a {@link Double}; 0 over
-   * no values. See {@link #count()}.
+   * {@code sum(column)} of a numeric column, typed as Cassandra types it (an {@code int} column to
+   * an {@link Integer}, wrapping on overflow; a {@code varint} to a {@link java.math.BigInteger});
+   * 0 over no values. See {@link #count()}.
    */
   public Object sum(String column) {
     return aggregate(AggregateRequest.Function.SUM, Objects.requireNonNull(column));
   }
 
-  /**
-   * {@code avg(column)} of a numeric column, in the column's type as Cassandra returns it: integer
-   * types truncate ({@code avg} of ints 1 and 2 is 1), summed without overflow first; 0 over no
-   * values. See {@link #count()}.
-   */
+  /** {@code avg(column)}, typed as {@link #sum}: integer types truncate (summed exactly first). */
   public Object avg(String column) {
     return aggregate(AggregateRequest.Function.AVG, Objects.requireNonNull(column));
   }
@@ -454,22 +442,12 @@ public final class Select {
       throw new InvalidQueryException("ANN ordering takes no GROUP BY or DISTINCT");
     }
     if (!groupBy.isEmpty()) {
-      List<ResultRow> first = new ArrayList<>();
-      Optional<PagingState> next =
-          forEachGroupedRow(
-              (row, firstOfGroup) -> {
-                if (firstOfGroup) {
-                  first.add(row);
-                }
-              });
-      return new ResultSet(first, next.orElse(null));
+      return ResultSet.firstOfEachGroup(this::forEachGroupedRow);
     }
-    ReadResult r =
+    return PreparedSelect.results(
         annColumn == null
             ? table.store().read(request())
-            : table.store().annRead(request(), annColumn, annQuery);
-    return new ResultSet(
-        r.rows(), r.pagingState() == null ? null : new PagingState(r.pagingState()));
+            : table.store().annRead(request(), annColumn, annQuery));
   }
 
   private ReadRequest request() {
@@ -499,24 +477,17 @@ public final class Select {
     return execute().first();
   }
 
-  /**
-   * A bind marker: a value given later, to {@link PreparedSelect#execute}. Usable as the value of
-   * {@link #eq}, {@link #gt}, {@link #ge}, {@link #lt}, {@link #le}, {@link #contains}, {@link
-   * #containsKey} and as elements of {@link #in}; a select holding one must be {@link #prepare
-   * prepared}.
-   */
+  /** A bind marker: a value given to {@link PreparedSelect#execute} (see there where it fits). */
   public static Object marker() {
     return PreparedSelect.MARKER;
   }
 
   /**
-   * This select as a {@link PreparedSelect}: planned once for the table's schema, executed with new
-   * values for its {@link #marker() markers} per call, as a CQL prepared statement is. A read of
-   * one row by its whole primary key then skips building and checking a request. Not for grouped
-   * ({@link #groupBy}) or ANN ({@link #orderByAnn}) selects, nor with markers in multi-column or
-   * token restrictions.
+   * This select as a {@link PreparedSelect}, executed with values for its {@link #marker()
+   * markers}.
    *
-   * @throws InvalidQueryException for those
+   * @throws InvalidQueryException for a grouped or ANN select, or markers in multi-column or token
+   *     restrictions
    */
   public PreparedSelect prepare() {
     if (annColumn != null || !groupBy.isEmpty()) {

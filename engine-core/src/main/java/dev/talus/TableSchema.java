@@ -34,9 +34,7 @@ public final class TableSchema {
   private final List<ColumnDef> regular;
   private final List<ColumnDef> statics;
   private final List<ColumnDef> nonKey;
-
-  /** Every column: partition key, clustering, then the others (a read asks for it often). */
-  private final List<ColumnDef> all;
+  private final List<ColumnDef> all; // partition key, clustering, the others: built once
 
   private final Map<String, ColumnDef> byName;
   private final Duration defaultTimeToLive;

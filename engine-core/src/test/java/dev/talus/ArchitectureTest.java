@@ -60,6 +60,7 @@ class ArchitectureTest {
           "AlterTable",
           "Batch",
           "Select",
+          "PreparedSelect",
           "Insert",
           "Update",
           "Delete",

@@ -80,7 +80,7 @@ final class PointRead {
       Slice slice,
       long now,
       long gcBefore,
-      ReadPath.Tombstones tombstones,
+      ReadTombstones tombstones,
       LiveRows.TombstoneCounter counter) {
     byte[] target = TimestampOrderedRead.rowOf(schema, slice);
     if (target == null) {
@@ -242,7 +242,7 @@ final class PointRead {
         Slice slice,
         long now,
         long gcBefore,
-        ReadPath.Tombstones counts,
+        ReadTombstones counts,
         LiveRows.TombstoneCounter counter) {
       DeletionTime pd = partitionDeletion;
       int used = 0;

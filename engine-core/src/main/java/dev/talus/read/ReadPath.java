@@ -3,14 +3,11 @@ package dev.talus.read;
 import dev.talus.ResultRow;
 import dev.talus.StorageException;
 import dev.talus.TableSchema;
-import dev.talus.TalusMetricsListener;
-import dev.talus.TombstoneOverwhelmingException;
 import dev.talus.data.ClusteringBytes;
 import dev.talus.data.DroppedCells;
 import dev.talus.data.LiveRows;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionMerger;
-import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.io.CorruptFileException;
@@ -134,7 +131,8 @@ public final class ReadPath {
       return new ReadResult(List.of(), null, 0, 0);
     }
     long now = ctx.requestNowSeconds();
-    Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
+    ReadTombstones tombstones =
+        new ReadTombstones(schema, keys, metrics, ctx, now - schema.gcGrace().getSeconds());
     AtomicInteger sources = new AtomicInteger();
     if (plan.scan() != null) {
       ReadResult page = scans.page(plan, now, tombstones, sources);
@@ -201,7 +199,8 @@ public final class ReadPath {
       return null;
     }
     long now = ctx.requestNowSeconds();
-    Tombstones tombstones = new Tombstones(now - schema.gcGrace().getSeconds());
+    ReadTombstones tombstones =
+        new ReadTombstones(schema, keys, metrics, ctx, now - schema.gcGrace().getSeconds());
     PartitionKey key = plan.keys().get(0);
     PointRead.Result found =
         pointRead.read(
@@ -320,7 +319,7 @@ public final class ReadPath {
       int index,
       int max,
       long now,
-      Tombstones tombstones,
+      ReadTombstones tombstones,
       AtomicInteger sources) {
     PartitionKey key = plan.keys().get(index);
     List<Slice> slices = Paging.slicesFor(plan, index);
@@ -361,7 +360,7 @@ public final class ReadPath {
       int max,
       boolean resumedPartition,
       long now,
-      Tombstones tombstones,
+      ReadTombstones tombstones,
       AtomicInteger sources,
       java.util.function.Function<Slice, ReadSnapshot> select) {
     List<Found> out = new ArrayList<>();
@@ -450,96 +449,6 @@ public final class ReadPath {
       }
     }
     return false;
-  }
-
-  /**
-   * The tombstones one read scans: all of them, for the statistics, and those not yet past
-   * gc_grace, which count towards the table's thresholds. As in Cassandra, tombstones a compaction
-   * may already purge do not fail or warn a read even before a compaction has removed them.
-   */
-  final class Tombstones {
-    final long gcBefore;
-    final AtomicInteger scanned = new AtomicInteger();
-    final AtomicInteger counted = new AtomicInteger();
-
-    Tombstones(long gcBefore) {
-      this.gcBefore = gcBefore;
-    }
-
-    LiveRows.TombstoneCounter counter(PartitionKey key) {
-      return new LiveRows.TombstoneCounter() {
-        @Override
-        public void add(int tombstones) {
-          add(tombstones, 0);
-        }
-
-        @Override
-        public void add(int tombstones, int purgeable) {
-          Tombstones.this.add(key, tombstones, purgeable);
-        }
-      };
-    }
-
-    void rangeDeletions(LiveRows.TombstoneCounter counter, PartitionMerger.Merged m, Slice slice) {
-      if (m.rangeDeletions().isEmpty()) {
-        return;
-      }
-      rangeDeletions(counter, m.rangeDeletions().within(slice, m.partitionDeletion()));
-    }
-
-    /** Counts the range deletions a read of one slice met (those past gc_grace as purgeable). */
-    void rangeDeletions(LiveRows.TombstoneCounter counter, List<RangeTombstone> within) {
-      int all = 0;
-      int purgeable = 0;
-      for (RangeTombstone t : within) {
-        all++;
-        if (t.deletion().localDeletionTime() < gcBefore) {
-          purgeable++;
-        }
-      }
-      if (all > 0) {
-        counter.add(all, purgeable);
-      }
-    }
-
-    void add(PartitionKey key, int tombstones, int purgeable) {
-      scanned.addAndGet(tombstones);
-      int added = tombstones - purgeable;
-      if (added == 0) {
-        return;
-      }
-      int before = counted.getAndAdd(added);
-      int after = before + added;
-      if (after > schema.tombstoneFailureThreshold()) {
-        throw new TombstoneOverwhelmingException(
-            "read of table "
-                + schema.name()
-                + " partition "
-                + keys.describe(key)
-                + " scanned more than "
-                + schema.tombstoneFailureThreshold()
-                + " tombstones (tombstone_failure_threshold; tombstones past gc_grace are not"
-                + " counted). Deleted or expired data is kept as tombstones until gc_grace ("
-                + schema.gcGrace()
-                + ") has passed and compaction purges them. Fix the data model (time buckets, TTL"
-                + " instead of deletes, no queue-like delete-then-read) or compact after"
-                + " gc_grace");
-      }
-      if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
-        metrics.tombstoneWarning();
-        ctx.metrics()
-            .warning(
-                schema.name(),
-                TalusMetricsListener.WarningKind.TOMBSTONES,
-                "Read of table "
-                    + schema.name()
-                    + " partition "
-                    + keys.describe(key)
-                    + " scanned more than "
-                    + schema.tombstoneWarnThreshold()
-                    + " tombstones (tombstone_warn_threshold)");
-      }
-    }
   }
 
   /** The last projection compiled; reads of one table usually repeat one. */

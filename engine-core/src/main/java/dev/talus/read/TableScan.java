@@ -58,7 +58,7 @@ final class TableScan {
   }
 
   ReadResult page(
-      QueryPlanner.Plan plan, long now, ReadPath.Tombstones tombstones, AtomicInteger sources) {
+      QueryPlanner.Plan plan, long now, ReadTombstones tombstones, AtomicInteger sources) {
     ScanPaging.Resume resume = ScanPaging.resume(plan);
     int remainingLimit = plan.limit() - resume.alreadyReturned();
     if (remainingLimit <= 0) {

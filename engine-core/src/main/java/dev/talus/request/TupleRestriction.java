@@ -11,6 +11,18 @@ import java.util.List;
  * @param tuples one tuple of values (one per column), or several for {@link Restriction.Op#IN}
  */
 public record TupleRestriction(List<String> columns, Restriction.Op op, List<List<Object>> tuples) {
+  /** A restriction holding copies of {@code columns} and {@code tuples} (none may be null). */
+  public static TupleRestriction copyOf(
+      List<String> columns, Restriction.Op op, List<? extends List<?>> tuples) {
+    java.util.Objects.requireNonNull(columns, "columns");
+    java.util.Objects.requireNonNull(tuples, "tuples");
+    List<List<Object>> copy = new java.util.ArrayList<>(tuples.size());
+    for (List<?> t : tuples) {
+      copy.add(new java.util.ArrayList<>(java.util.Objects.requireNonNull(t, "tuple")));
+    }
+    return new TupleRestriction(List.copyOf(columns), op, copy);
+  }
+
   @Override
   public String toString() {
     return columns.toString().replace('[', '(').replace(']', ')')

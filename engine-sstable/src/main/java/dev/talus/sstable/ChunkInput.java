@@ -62,12 +62,12 @@ final class ChunkInput extends InputStream implements DataInput, VarIntInput {
 
   /**
    * Steps over the rows at the current position whose clustering is at or before {@code
-   * skipThrough} and that lie wholly in the current chunk, in place ({@link
-   * PartitionSerializer#skipRowsInPlace}); the row it stops at is left to the decoder.
+   * skipThrough} and that lie wholly in the current chunk, in place ({@link InPlaceRows#skip}); the
+   * row it stops at is left to the decoder.
    */
   void skipRowsInChunk(byte[] skipThrough, int version) throws IOException {
     int i = ensure();
-    int end = PartitionSerializer.skipRowsInPlace(chunk, i, chunk.length, skipThrough, version);
+    int end = InPlaceRows.skip(chunk, i, chunk.length, skipThrough, version);
     position += end - i;
   }
 

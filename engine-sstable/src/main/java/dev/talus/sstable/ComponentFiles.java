@@ -161,6 +161,32 @@ final class ComponentFiles {
     }
   }
 
+  /**
+   * Deletes every component of an obsolete SSTable, its storage-attached index components included,
+   * TOC first (a crash half-way leaves a set that is visibly incomplete), then syncs the directory.
+   * A failure is logged, not thrown: it is no failure of whoever released the last reference (a
+   * read, or the compaction that made the files obsolete); the manifest no longer lists them, so
+   * the next open deletes them.
+   */
+  static void deleteObsolete(StorageFs fs, SSTableDescriptor desc) {
+    try {
+      fs.delete(desc.path(Component.TOC));
+      for (Component c : Component.values()) {
+        fs.delete(desc.path(c));
+      }
+      String attached = desc.attachedIndexPrefix();
+      for (Path p : fs.list(desc.directory())) {
+        if (p.getFileName().toString().startsWith(attached)) {
+          fs.delete(p);
+        }
+      }
+      fs.syncDirectory(desc.directory());
+    } catch (IOException e) {
+      org.slf4j.LoggerFactory.getLogger(SSTableReader.class)
+          .warn("Could not delete obsolete {}; the next open removes it", desc, e);
+    }
+  }
+
   static int crc(byte[] b) {
     return FileFormat.crc32c(b, 0, b.length);
   }

@@ -11,7 +11,6 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,27 +36,27 @@ final class PartitionSerializer {
 
   // Row flags; a flags byte of END_OF_PARTITION alone ends the partition.
   static final int END_OF_PARTITION = 0x01;
-  private static final int R_LIVENESS = 0x02;
-  private static final int R_LIVENESS_TTL = 0x04;
-  private static final int R_LIVENESS_LDT = 0x08;
-  private static final int R_DELETED = 0x10;
-  private static final int R_CELLS = 0x20;
-  private static final int R_COMPLEX_DELETIONS = 0x40; // format 2
+  static final int R_LIVENESS = 0x02;
+  static final int R_LIVENESS_TTL = 0x04;
+  static final int R_LIVENESS_LDT = 0x08;
+  static final int R_DELETED = 0x10;
+  static final int R_CELLS = 0x20;
+  static final int R_COMPLEX_DELETIONS = 0x40; // format 2
 
   // Cell flags.
-  private static final int C_TTL = 0x01;
-  private static final int C_LDT = 0x02;
-  private static final int C_VALUE = 0x04;
-  private static final int C_PATH = 0x08; // format 2
-  private static final int C_COUNTER = 0x10; // format 2
+  static final int C_TTL = 0x01;
+  static final int C_LDT = 0x02;
+  static final int C_VALUE = 0x04;
+  static final int C_PATH = 0x08; // format 2
+  static final int C_COUNTER = 0x10; // format 2
 
   /** The row flags known in each format version (index = version). */
-  private static final int[] ROW_FLAGS = {
+  static final int[] ROW_FLAGS = {
     0, 0x3E, 0x3E | R_COMPLEX_DELETIONS,
   };
 
   /** The cell flags known in each format version (index = version). */
-  private static final int[] CELL_FLAGS = {
+  static final int[] CELL_FLAGS = {
     0, C_TTL | C_LDT | C_VALUE, C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
   };
 
@@ -290,146 +289,6 @@ final class PartitionSerializer {
             throw new java.io.EOFException("cell value truncated");
           }
         }
-      }
-    }
-  }
-
-  /**
-   * Steps over the rows from {@code p} whose clustering is at or before {@code skipThrough}, all
-   * within {@code a[p..limit)} (a decompressed chunk), reading their framing in place as {@link
-   * #skipRowBody} does; returns where the first row it did not step over starts. It stops, leaving
-   * the rest to {@link #readRow}, at a row after {@code skipThrough}, at the end of the partition,
-   * at a row that reaches past {@code limit}, and at anything a decode would refuse (so {@link
-   * #readRow} reports it). Allocates nothing.
-   */
-  static int skipRowsInPlace(byte[] a, int p, int limit, byte[] skipThrough, int version) {
-    int rowFlags = ROW_FLAGS[version];
-    int cellFlags = CELL_FLAGS[version];
-    while (true) {
-      int start = p;
-      if (p >= limit) {
-        return start;
-      }
-      int flags = a[p++] & 0xFF;
-      if (flags == END_OF_PARTITION || (flags & ~rowFlags) != 0) {
-        return start;
-      }
-      int n = varLen(a, p, limit);
-      if (n < 0) {
-        return start;
-      }
-      long len = varValue(a, p);
-      p += n;
-      if (len > MAX_CLUSTERING || len > limit - p) {
-        return start;
-      }
-      int clen = (int) len;
-      if (Arrays.compareUnsigned(a, p, p + clen, skipThrough, 0, skipThrough.length) > 0) {
-        return start; // the first row after the bound: the caller decodes it
-      }
-      p += clen;
-      int vars =
-          ((flags & R_LIVENESS) != 0 ? 1 : 0)
-              + ((flags & R_LIVENESS_TTL) != 0 && (flags & R_LIVENESS) != 0 ? 1 : 0)
-              + ((flags & R_LIVENESS_LDT) != 0 && (flags & R_LIVENESS) != 0 ? 1 : 0)
-              + ((flags & R_DELETED) != 0 ? 2 : 0);
-      p = skipVars(a, p, limit, vars);
-      if (p < 0) {
-        return start;
-      }
-      if ((flags & R_COMPLEX_DELETIONS) != 0) {
-        n = varLen(a, p, limit);
-        if (n < 0) {
-          return start;
-        }
-        long count = varValue(a, p);
-        p += n;
-        if (count > MAX_COUNT || (p = skipVars(a, p, limit, (int) count * 3)) < 0) {
-          return start;
-        }
-      }
-      if ((flags & R_CELLS) != 0) {
-        n = varLen(a, p, limit);
-        if (n < 0) {
-          return start;
-        }
-        long count = varValue(a, p);
-        p += n;
-        if (count > MAX_COUNT) {
-          return start;
-        }
-        for (long i = 0; i < count && p >= 0; i++) {
-          p = skipCell(a, p, limit, cellFlags);
-        }
-        if (p < 0) {
-          return start;
-        }
-      }
-    }
-  }
-
-  /** Past one cell at {@code p} (see {@link #skipRowBody}), or -1 if it cannot be stepped over. */
-  private static int skipCell(byte[] a, int p, int limit, int known) {
-    p = skipVars(a, p, limit, 1); // column
-    if (p < 0 || p >= limit) {
-      return -1;
-    }
-    int cf = a[p++] & 0xFF;
-    if ((cf & ~known) != 0) {
-      return -1;
-    }
-    if ((cf & C_PATH) != 0 && (p = skipBytesAt(a, p, limit, MAX_CLUSTERING)) < 0) {
-      return -1;
-    }
-    p = skipVars(a, p, limit, 1 + ((cf & C_TTL) != 0 ? 1 : 0) + ((cf & C_LDT) != 0 ? 1 : 0));
-    if (p >= 0 && (cf & C_VALUE) != 0) {
-      p = skipBytesAt(a, p, limit, MAX_VALUE);
-    }
-    return p;
-  }
-
-  /** Past a length-prefixed byte string at {@code p}, or -1. */
-  private static int skipBytesAt(byte[] a, int p, int limit, int max) {
-    int n = varLen(a, p, limit);
-    if (n < 0) {
-      return -1;
-    }
-    long len = varValue(a, p);
-    p += n;
-    return len > max || len > limit - p ? -1 : p + (int) len;
-  }
-
-  /** Past {@code count} varints at {@code p}, or -1 if one does not end before {@code limit}. */
-  private static int skipVars(byte[] a, int p, int limit, int count) {
-    for (int i = 0; i < count; i++) {
-      int n = varLen(a, p, limit);
-      if (n < 0) {
-        return -1;
-      }
-      p += n;
-    }
-    return p;
-  }
-
-  /** The length of the varint at {@code p}, or -1 if it does not end before {@code limit}. */
-  private static int varLen(byte[] a, int p, int limit) {
-    int end = Math.min(limit, p + 10);
-    for (int i = p; i < end; i++) {
-      if (a[i] >= 0) {
-        return i - p + 1;
-      }
-    }
-    return -1; // past the limit, or malformed (the decoder reports that)
-  }
-
-  /** The value of the complete varint at {@code p}. */
-  private static long varValue(byte[] a, int p) {
-    long v = 0;
-    for (int shift = 0; ; shift += 7) {
-      int b = a[p++];
-      v |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
-        return v;
       }
     }
   }

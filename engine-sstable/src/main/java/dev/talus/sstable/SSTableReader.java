@@ -2,8 +2,6 @@ package dev.talus.sstable;
 
 import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
-import dev.talus.data.RangeTombstone;
-import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileFormat;
@@ -281,76 +279,22 @@ public final class SSTableReader {
   }
 
   /**
-   * What this SSTable holds in partition {@code key} for a read that wants only the first row of
-   * {@code slice} (one named row): the partition deletion, the range tombstones meeting the slice
-   * and that row, or null if the partition is not here. It goes straight from the index entry to
-   * the one row-index block that can hold the slice's start, steps over the rows before it without
-   * decoding them, and materialises only the row it returns — no row index, partition view or
-   * iterator. The Bloom filter is not consulted: callers check {@link #mayContain} first. The
-   * caller must hold a reference.
+   * What partition {@code key} holds for the first row of {@code slice}, or null if it is not here
+   * ({@link FirstRows}). Callers check {@link #mayContain} first; they hold a reference.
    */
   public FirstRow firstRow(PartitionKey key, Slice slice) {
     checkLive();
-    int found = sampleAtOrBefore(key);
-    if (found < 0) {
-      return null;
-    }
-    IndexStretch.Located at;
-    try {
-      IndexStretch stretch = chunks.indexStretch(found, stretchLoader);
-      int i = stretch.find(key);
-      if (i < 0) {
-        return null;
-      }
-      at = stretch.locate(i, slice.start());
-    } catch (CorruptFileException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new CorruptFileException(
-          desc.path(Component.INDEX), samplePositions[found], "undecodable index block", e);
-    }
-    ChunkInput ci = new ChunkInput(chunks, at.position());
-    PartitionSerializer.Header h;
-    try {
-      h = PartitionSerializer.readHeader(ci, version);
-    } catch (IOException ex) {
-      throw ci.corrupt("undecodable partition header: " + ex.getMessage(), ex);
-    }
-    if (!Arrays.equals(h.key(), key.bytes())) {
-      throw new CorruptFileException(
-          chunks.path(), chunks.fileOffsetOf(at.position()), "index and data disagree on the key");
-    }
-    List<RangeTombstone> rts = List.of();
-    for (RangeTombstone t : h.rangeTombstones()) {
-      if (slice.intersects(t.start(), t.end())) {
-        if (rts.isEmpty()) {
-          rts = new ArrayList<>(2);
-        }
-        rts.add(t);
-      }
-    }
-    Row row = null;
-    if (at.rowsOffset() != IndexStretch.Located.NONE) {
-      if (at.rowsOffset() != IndexStretch.Located.FROM_HEADER) {
-        ci.seek(at.position() + at.rowsOffset());
-      }
-      try {
-        while (true) {
-          ci.skipRowsInChunk(slice.start(), version);
-          Row r = PartitionSerializer.readRow(ci, h, slice.start());
-          if (r == PartitionSerializer.SKIPPED) {
-            continue;
-          }
-          if (r != null && Arrays.compareUnsigned(r.clustering(), slice.end()) < 0) {
-            row = r; // not skipped, so after the slice's start
-          }
-          break;
-        }
-      } catch (IOException e) {
-        throw ci.corrupt("undecodable row in " + key + ": " + e.getMessage(), e);
-      }
-    }
-    return new FirstRow(h.partitionDeletion(), rts, row);
+    return FirstRows.read(this, key, slice);
+  }
+
+  /** Index stretch {@code i} (after sample {@code i}), through the cache. */
+  IndexStretch stretch(int i) throws IOException {
+    return chunks.indexStretch(i, stretchLoader);
+  }
+
+  /** Where stretch {@code i} starts in Index.db (error messages). */
+  long samplePosition(int i) {
+    return samplePositions[i];
   }
 
   private IndexEntry findEntry(PartitionKey key) {
@@ -359,7 +303,7 @@ public final class SSTableReader {
       return null;
     }
     try {
-      IndexStretch stretch = chunks.indexStretch(found, stretchLoader);
+      IndexStretch stretch = stretch(found);
       int i = stretch.find(key);
       return i < 0 ? null : stretch.entry(i);
     } catch (CorruptFileException e) {
@@ -539,25 +483,7 @@ public final class SSTableReader {
   }
 
   private void deleteFiles() {
-    try {
-      // TOC first: a crash half-way leaves a set that is visibly incomplete.
-      fs.delete(desc.path(Component.TOC));
-      for (Component c : Component.values()) {
-        fs.delete(desc.path(c));
-      }
-      String attached = desc.attachedIndexPrefix();
-      for (java.nio.file.Path p : fs.list(desc.directory())) {
-        if (p.getFileName().toString().startsWith(attached)) {
-          fs.delete(p); // storage-attached index components of this generation
-        }
-      }
-      fs.syncDirectory(desc.directory());
-    } catch (IOException e) {
-      // Not a failure of whoever released the last reference (a read, or the compaction that made
-      // these files obsolete): the manifest no longer lists them, so the next open deletes them.
-      org.slf4j.LoggerFactory.getLogger(SSTableReader.class)
-          .warn("Could not delete obsolete {}; the next open removes it", desc, e);
-    }
+    ComponentFiles.deleteObsolete(fs, desc);
   }
 
   private void checkLive() {
