@@ -26,6 +26,15 @@ final class PointPlanner {
 
   /** The plan of a read naming one row by equality on its whole primary key, or null. */
   static QueryPlanner.Plan plan(KeyCodec keys, ReadRequest r) {
+    Object[] given = given(keys, r);
+    return given == null ? null : plan(keys, r, given);
+  }
+
+  /**
+   * The primary key values of a read naming one row by equality on its whole primary key, by
+   * position (partition key, then clustering), none null; null for any other read.
+   */
+  static Object[] given(KeyCodec keys, ReadRequest r) {
     int[] at = positions(keys.schema(), r);
     if (at == null) {
       return null;
@@ -38,7 +47,7 @@ final class PointPlanner {
       }
       given[at[i]] = v;
     }
-    return plan(keys, r, given);
+    return given;
   }
 
   /**
@@ -82,27 +91,44 @@ final class PointPlanner {
    * (partition key, then clustering), are {@code given} (none null); see {@link #positions}.
    */
   static QueryPlanner.Plan plan(KeyCodec keys, ReadRequest r, Object[] given) {
+    Object[] pkValues = partitionValues(keys, given);
+    return plan(keys, r, given, pkValues, PartitionKeys.of(keys, pkValues));
+  }
+
+  /**
+   * The partition key values among {@code given}, coerced as the general planner coerces them first
+   * (so a value of the wrong type is refused with the same message).
+   */
+  static Object[] partitionValues(KeyCodec keys, Object[] given) {
     TableSchema s = keys.schema();
     List<ColumnDef> pk = s.partitionKey();
-    List<ColumnDef> ck = s.clustering();
-    // coerced in the general planner's order (partition key, then clustering), so a value of the
-    // wrong type is refused with the same message
     Object[] pkValues = new Object[pk.size()];
     for (int i = 0; i < pkValues.length; i++) {
       pkValues[i] = Columns.keyValue(s, pk.get(i), given[i]);
     }
-    PartitionKey key = PartitionKeys.of(keys, pkValues);
-    List<Slice> slices;
-    if (ck.isEmpty()) {
-      slices = ClusteringPlanner.EVERYTHING;
-    } else {
-      Object[] ckValues = new Object[ck.size()];
-      for (int i = 0; i < ckValues.length; i++) {
-        ckValues[i] = Columns.keyValue(s, ck.get(i), given[pk.size() + i]);
-      }
-      List<Object> prefix = Arrays.asList(ckValues);
-      slices = List.of(keys.prefixSlice(prefix));
+    return pkValues;
+  }
+
+  /** The clustering values among {@code given}, coerced (and so checked) after the partition's. */
+  static Object[] clusteringValues(KeyCodec keys, Object[] given) {
+    TableSchema s = keys.schema();
+    List<ColumnDef> ck = s.clustering();
+    int offset = s.partitionKey().size();
+    Object[] ckValues = new Object[ck.size()];
+    for (int i = 0; i < ckValues.length; i++) {
+      ckValues[i] = Columns.keyValue(s, ck.get(i), given[offset + i]);
     }
+    return ckValues;
+  }
+
+  /** The plan, from the partition key values already coerced and their key. */
+  static QueryPlanner.Plan plan(
+      KeyCodec keys, ReadRequest r, Object[] given, Object[] pkValues, PartitionKey key) {
+    TableSchema s = keys.schema();
+    List<Slice> slices =
+        s.clustering().isEmpty()
+            ? ClusteringPlanner.EVERYTHING
+            : List.of(keys.prefixSlice(Arrays.asList(clusteringValues(keys, given))));
     return new QueryPlanner.Plan(
         List.<Object[]>of(pkValues),
         List.of(key),

@@ -68,6 +68,36 @@ final class PointRead {
     return new PointRead(tracker, metrics, s, ids);
   }
 
+  /**
+   * True if no source can hold partition {@code key}: every SSTable whose key range holds it says
+   * no through its Bloom filter (then counted as lookups; a read that goes on counts its own) and
+   * no memtable has it. A read of an absent partition then costs no snapshot, plan or reference.
+   * Filters stay readable after a compaction released their SSTable, so no reference is taken.
+   */
+  boolean certainlyAbsent(PartitionKey key) {
+    TableView v = tracker.current();
+    int filters = 0;
+    for (SSTableReader r : v.sstables()) {
+      if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+        continue;
+      }
+      if (r.mayContain(key)) {
+        return false;
+      }
+      filters++;
+    }
+    if (v.active().get(key) != null) {
+      return false;
+    }
+    for (Memtable m : v.flushing()) {
+      if (m.get(key) != null) {
+        return false;
+      }
+    }
+    metrics.bloomLookups(filters);
+    return true;
+  }
+
   /** What a read of one named row found: the live row (or null) and the sources it merged. */
   record Result(Row row, int sourcesUsed) {}
 

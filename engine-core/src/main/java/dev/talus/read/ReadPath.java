@@ -17,6 +17,7 @@ import dev.talus.request.ReadResult;
 import dev.talus.request.Selector;
 import dev.talus.runtime.DbContext;
 import dev.talus.schema.KeyCodec;
+import dev.talus.schema.PartitionKeys;
 import dev.talus.table.TableMetrics;
 import dev.talus.table.TableStore;
 import java.io.UncheckedIOException;
@@ -50,6 +51,8 @@ public final class ReadPath {
 
   /** Reads of one named row, or null for a table whose columns that path does not serve. */
   private final PointRead pointRead;
+
+  private static final ReadResult NOTHING = new ReadResult(List.of(), null, 0, 0);
 
   public ReadPath(TableStore table, DbContext ctx, Executor readThreads) {
     this.table = table;
@@ -117,10 +120,20 @@ public final class ReadPath {
   }
 
   private ReadResult execute(ReadRequest req, Object[] given) {
-    QueryPlanner.Plan point =
-        given != null ? PointPlanner.plan(keys, req, given) : PointPlanner.plan(keys, req);
-    if (point != null && pointRead != null && req.pagingState() == null) {
-      ReadResult r = readPoint(point);
+    Object[] row = given != null ? given : PointPlanner.given(keys, req);
+    QueryPlanner.Plan point = null;
+    if (row != null) {
+      Object[] pkValues = PointPlanner.partitionValues(keys, row);
+      PartitionKey key = PartitionKeys.of(keys, pkValues);
+      boolean named = pointRead != null && req.pagingState() == null;
+      if (named && pointRead.certainlyAbsent(key)) {
+        PointPlanner.clusteringValues(keys, row); // refuses what the plan would refuse
+        metrics.sourcesRead(0);
+        metrics.readDone(0);
+        return NOTHING;
+      }
+      point = PointPlanner.plan(keys, req, row, pkValues, key);
+      ReadResult r = named ? readPoint(point) : null;
       if (r != null) {
         return r;
       }

@@ -66,6 +66,10 @@ public final class TableMetrics {
   }
 
   /** An SSTable's Bloom filter was asked for a key. */
+  public void bloomLookups(int n) {
+    bloomLookups.add(n);
+  }
+
   public void bloomLookup() {
     bloomLookups.increment();
   }

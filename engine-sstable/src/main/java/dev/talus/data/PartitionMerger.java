@@ -53,7 +53,10 @@ public final class PartitionMerger {
       }
     }
     DeletionIntervals intervals = DeletionIntervals.of(rts);
-    Iterator<Row> rows = new MergingRows(used, slice, reversed, partitionDeletion, intervals);
+    Iterator<Row> rows =
+        used.size() == 1
+            ? new OneSource(used.get(0).rows(slice, reversed), partitionDeletion, intervals)
+            : new MergingRows(used, slice, reversed, partitionDeletion, intervals);
     return new Merged(key, partitionDeletion, intervals, rows, used.size());
   }
 
@@ -73,6 +76,38 @@ public final class PartitionMerger {
       }
       head = null;
       return false;
+    }
+  }
+
+  /**
+   * The rows of a single source (the commonest read after compaction): nothing to reconcile, only
+   * what its own deletions shadow to remove, without a queue of cursors.
+   */
+  private static final class OneSource extends LookAheadIterator<Row> {
+    private final Iterator<Row> rows;
+    private final DeletionTime partitionDeletion;
+    private final DeletionIntervals intervals;
+
+    OneSource(Iterator<Row> rows, DeletionTime partitionDeletion, DeletionIntervals intervals) {
+      this.rows = rows;
+      this.partitionDeletion = partitionDeletion;
+      this.intervals = intervals.isEmpty() ? null : intervals;
+    }
+
+    @Override
+    protected Row computeNext() {
+      while (rows.hasNext()) {
+        Row row = rows.next();
+        DeletionTime active =
+            intervals == null
+                ? partitionDeletion
+                : partitionDeletion.max(intervals.deletionAt(row.clustering()));
+        Row kept = row.withoutShadowed(active);
+        if (kept != null) {
+          return kept;
+        }
+      }
+      return null;
     }
   }
 
