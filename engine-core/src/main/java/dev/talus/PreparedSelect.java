@@ -78,10 +78,13 @@ public final class PreparedSelect {
    *     anything the select itself would be refused for with these values
    */
   public ResultSet execute(Object... values) {
-    ReadRequest req = bind(values);
+    checkCount(values);
     int[] at = positions();
-    Object[] given = at == null ? null : primaryKey(req, at);
-    return results(given != null ? table.store().readRow(req, given) : table.store().read(req));
+    Object[] given = at == null ? null : primaryKey(at, values);
+    return results(
+        given != null
+            ? table.store().readRow(template, given, () -> bind(values))
+            : table.store().read(bind(values)));
   }
 
   /** The rows and paging state of a read, as a result set. */
@@ -95,8 +98,7 @@ public final class PreparedSelect {
     return execute(values).first();
   }
 
-  /** The request with {@code values} in place of the markers. */
-  private ReadRequest bind(Object[] values) {
+  private void checkCount(Object[] values) {
     if (values.length != markers) {
       throw new InvalidQueryException(
           "this prepared select has "
@@ -105,6 +107,10 @@ public final class PreparedSelect {
               + values.length
               + " value(s)");
     }
+  }
+
+  /** The request with {@code values} in place of the markers. */
+  private ReadRequest bind(Object[] values) {
     if (markers == 0) {
       return template;
     }
@@ -154,12 +160,19 @@ public final class PreparedSelect {
     return s.positions();
   }
 
-  /** The primary key values of {@code req} by position, or null if one is null (refused later). */
-  private static Object[] primaryKey(ReadRequest req, int[] at) {
+  /**
+   * The primary key values by position (restriction {@code i} goes to {@code at[i]}; each holds one
+   * value, a marker's from {@code values} in order), or null if one is null (refused later).
+   */
+  private Object[] primaryKey(int[] at, Object[] values) {
     Object[] given = new Object[at.length];
-    List<Restriction> rs = req.restrictions();
+    List<Restriction> rs = template.restrictions();
+    int next = 0;
     for (int i = 0; i < at.length; i++) {
       Object v = rs.get(i).value();
+      if (v == MARKER) {
+        v = values[next++];
+      }
       if (v == null) {
         return null;
       }

@@ -229,15 +229,17 @@ public final class TableHandle {
 
   /**
    * Runs {@code req}, a read of one row by its whole primary key whose values by position are
-   * {@code given} (see {@link ReadPath#readRow}); on a table with indexes, as {@link #read} does.
+   * {@code given} (see {@link ReadPath#readRow}); on a table with indexes, as {@link #read} runs
+   * {@code bound}, the request with the values in place.
    */
-  public ReadResult readRow(ReadRequest req, Object[] given) {
+  public ReadResult readRow(
+      ReadRequest req, Object[] given, java.util.function.Supplier<ReadRequest> bound) {
     try {
       Parts p = live();
       if (!p.store().indexes().definitions().isEmpty()) {
-        return read(req); // an index may take part in the plan
+        return read(bound.get()); // an index may take part in the plan
       }
-      return p.reads().readRow(req, given);
+      return p.reads().readRow(req, given, bound);
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }

@@ -72,17 +72,19 @@ public final class ReadPath {
 
   /** Validates and runs one read; counts it and its latency (once, even if it was retried). */
   public ReadResult read(ReadRequest req) {
-    return read(req, null);
+    return read(req, null, null);
   }
 
   /**
-   * Runs {@code req}, a read of one row by its whole primary key (see {@link #primaryKeyPositions})
-   * whose values by position (partition key, then clustering) are {@code given}, none null: a
-   * prepared read, planned without looking at its restrictions again. Otherwise like {@link
+   * Runs a prepared read of one row by its whole primary key (see {@link #primaryKeyPositions}):
+   * {@code template}'s restrictions may hold markers, {@code given} are the key values by position
+   * (partition key, then clustering), none null, and {@code bound} is the request with the values
+   * in place, built only if the read takes the general path. Otherwise like {@link
    * #read(ReadRequest)}.
    */
-  public ReadResult readRow(ReadRequest req, Object[] given) {
-    return read(req, given);
+  public ReadResult readRow(
+      ReadRequest template, Object[] given, java.util.function.Supplier<ReadRequest> bound) {
+    return read(template, given, bound);
   }
 
   /**
@@ -93,21 +95,23 @@ public final class ReadPath {
     return PointPlanner.positions(schema, req);
   }
 
-  private ReadResult read(ReadRequest req, Object[] given) {
+  private ReadResult read(
+      ReadRequest req, Object[] given, java.util.function.Supplier<ReadRequest> bound) {
     ctx.checkOpen();
     metrics.readStarted();
     long start = Histogram.startTimer();
-    ReadResult r = executeSkippingQuarantined(req, given);
+    ReadResult r = executeSkippingQuarantined(req, given, bound);
     long micros = metrics.readLatencySince(start);
     ctx.metrics().read(table.schema().name(), micros, r.sourcesTouched(), r.tombstonesScanned());
     return r;
   }
 
   /** Runs a read; when the policy quarantines a damaged SSTable it found, runs it again without. */
-  private ReadResult executeSkippingQuarantined(ReadRequest req, Object[] given) {
+  private ReadResult executeSkippingQuarantined(
+      ReadRequest req, Object[] given, java.util.function.Supplier<ReadRequest> bound) {
     while (true) {
       try {
-        return execute(req, given);
+        return execute(req, given, bound);
       } catch (CorruptFileException e) {
         if (!table.quarantine().handle(table, e)) {
           throw e;
@@ -119,7 +123,8 @@ public final class ReadPath {
     }
   }
 
-  private ReadResult execute(ReadRequest req, Object[] given) {
+  private ReadResult execute(
+      ReadRequest req, Object[] given, java.util.function.Supplier<ReadRequest> bound) {
     Object[] row = given != null ? given : PointPlanner.given(keys, req);
     QueryPlanner.Plan point = null;
     if (row != null) {
@@ -136,6 +141,10 @@ public final class ReadPath {
       ReadResult r = named ? readPoint(point) : null;
       if (r != null) {
         return r;
+      }
+      if (bound != null) { // a prepared read's markers: the general path plans the bound request
+        req = bound.get();
+        point = PointPlanner.plan(keys, req, row, pkValues, key);
       }
     }
     QueryPlanner.Plan plan = point != null ? point : QueryPlanner.general(keys, req);
