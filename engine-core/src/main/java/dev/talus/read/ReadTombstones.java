@@ -81,6 +81,22 @@ final class ReadTombstones {
     }
     int before = counted.getAndAdd(added);
     int after = before + added;
+    // the warning first: a read that fails crossed the warning threshold too, even when its
+    // tombstones were counted in one batch
+    if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
+      metrics.tombstoneWarning();
+      ctx.metrics()
+          .warning(
+              schema.name(),
+              TalusMetricsListener.WarningKind.TOMBSTONES,
+              "Read of table "
+                  + schema.name()
+                  + " partition "
+                  + keys.describe(key)
+                  + " scanned more than "
+                  + schema.tombstoneWarnThreshold()
+                  + " tombstones (tombstone_warn_threshold)");
+    }
     if (after > schema.tombstoneFailureThreshold()) {
       throw new TombstoneOverwhelmingException(
           "read of table "
@@ -95,20 +111,6 @@ final class ReadTombstones {
               + ") has passed and compaction purges them. Fix the data model (time buckets, TTL"
               + " instead of deletes, no queue-like delete-then-read) or compact after"
               + " gc_grace");
-    }
-    if (before <= schema.tombstoneWarnThreshold() && after > schema.tombstoneWarnThreshold()) {
-      metrics.tombstoneWarning();
-      ctx.metrics()
-          .warning(
-              schema.name(),
-              TalusMetricsListener.WarningKind.TOMBSTONES,
-              "Read of table "
-                  + schema.name()
-                  + " partition "
-                  + keys.describe(key)
-                  + " scanned more than "
-                  + schema.tombstoneWarnThreshold()
-                  + " tombstones (tombstone_warn_threshold)");
     }
   }
 }

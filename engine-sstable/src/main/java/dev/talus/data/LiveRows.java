@@ -7,7 +7,10 @@ import java.util.Iterator;
  * their live cells. Every tombstone it steps over (row deletion, complex-column deletion, deleted
  * or expired cell) is reported to a {@link TombstoneCounter}, which may abort the read by throwing,
  * together with how many of them are already purgeable (deleted before {@code gcBeforeSec}: past
- * gc_grace).
+ * gc_grace). Counts are reported in batches: before a live row is handed out, when the rows run
+ * out, and every {@value #BATCH} tombstones in between (a queue-like partition of deleted rows
+ * costs one report per batch, not per row); so a counter that throws at a threshold does so at most
+ * that many tombstones late, and the totals are exact.
  *
  * <p>Not thread-safe; single-use.
  */
@@ -32,6 +35,13 @@ public final class LiveRows extends LookAheadIterator<Row> {
   private final long gcBeforeSec;
   private final TombstoneCounter counter;
   private long rowsScanned;
+
+  /** Tombstones stepped over and not reported yet, and how many of them are purgeable. */
+  private int pendingDead;
+
+  private int pendingPurgeable;
+
+  static final int BATCH = 64;
 
   /** Counts every tombstone as not yet purgeable. */
   public LiveRows(Iterator<Row> merged, long nowSec, TombstoneCounter counter) {
@@ -61,10 +71,25 @@ public final class LiveRows extends LookAheadIterator<Row> {
       rowsScanned++;
       Row live = live(r);
       if (live != null) {
+        report();
         return live;
       }
+      if (pendingDead >= BATCH) {
+        report();
+      }
     }
+    report();
     return null;
+  }
+
+  private void report() {
+    if (pendingDead > 0) {
+      int dead = pendingDead;
+      int purgeable = pendingPurgeable;
+      pendingDead = 0;
+      pendingPurgeable = 0;
+      counter.add(dead, purgeable);
+    }
   }
 
   private Row live(Row r) {
@@ -96,9 +121,8 @@ public final class LiveRows extends LookAheadIterator<Row> {
         }
       }
     }
-    if (dead > 0) {
-      counter.add(dead, purgeable);
-    }
+    pendingDead += dead;
+    pendingPurgeable += purgeable;
     LivenessInfo l = r.liveness().isLive(nowSec) ? r.liveness() : LivenessInfo.EMPTY;
     if (l.isEmpty() && liveCount == 0) {
       return null;

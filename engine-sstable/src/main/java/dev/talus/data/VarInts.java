@@ -47,7 +47,11 @@ public final class VarInts {
 
   /** Reads a non-negative int length, rejecting values above {@code max} before allocating. */
   public static int readLength(DataInput in, int max) throws IOException {
-    long v = readUnsigned(in);
+    return checkLength(readUnsigned(in), max);
+  }
+
+  /** {@code v} as a length, refused as {@link #readLength} refuses it when above {@code max}. */
+  public static int checkLength(long v, int max) throws IOException {
     if (v < 0 || v > max) { // v < 0: above 2^63 - 1 unsigned
       throw new IOException("length " + Long.toUnsignedString(v) + " exceeds limit " + max);
     }

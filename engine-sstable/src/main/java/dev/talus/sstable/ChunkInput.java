@@ -217,6 +217,24 @@ final class ChunkInput extends InputStream implements DataInput, VarIntInput {
     throw new IOException("malformed varint: more than 10 bytes");
   }
 
+  /** A zig-zag signed varint ({@link VarInts#readSigned}), through the fast unsigned decode. */
+  long readVarSigned() throws IOException {
+    long u = readUnsignedVarInt();
+    return (u >>> 1) ^ -(u & 1);
+  }
+
+  /** A length varint no greater than {@code max} ({@link VarInts#readLength}). */
+  int readVarLength(int max) throws IOException {
+    return VarInts.checkLength(readUnsignedVarInt(), max);
+  }
+
+  /** A length-prefixed byte string of at most {@code max} bytes, copied out. */
+  byte[] readLengthPrefixed(int max) throws IOException {
+    byte[] b = new byte[readVarLength(max)];
+    readFully(b);
+    return b;
+  }
+
   @Override
   public long readLong() throws IOException {
     int i = ensure();

@@ -96,23 +96,23 @@ final class PartitionSerializer {
     }
   }
 
-  static Header readHeader(DataInput in, int version) throws IOException {
-    byte[] key = readBytes(in, MAX_KEY);
+  static Header readHeader(ChunkInput in, int version) throws IOException {
+    byte[] key = in.readLengthPrefixed(MAX_KEY);
     int flags = in.readUnsignedByte();
     if ((flags & ~(P_DELETED | P_RANGE_TOMBSTONES)) != 0) {
       throw new IOException("unknown partition flags " + flags);
     }
-    long baseTs = VarInts.readSigned(in);
-    long baseLdt = VarInts.readSigned(in);
+    long baseTs = in.readVarSigned();
+    long baseLdt = in.readVarSigned();
     Header base = new Header(key, DeletionTime.LIVE, List.of(), baseTs, baseLdt, version);
     DeletionTime pd = (flags & P_DELETED) != 0 ? readDeletion(in, base) : DeletionTime.LIVE;
     List<RangeTombstone> rts = List.of();
     if ((flags & P_RANGE_TOMBSTONES) != 0) {
-      int n = VarInts.readLength(in, MAX_COUNT);
+      int n = in.readVarLength(MAX_COUNT);
       List<RangeTombstone> l = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        byte[] s = readBytes(in, MAX_CLUSTERING);
-        byte[] e = readBytes(in, MAX_CLUSTERING);
+        byte[] s = in.readLengthPrefixed(MAX_CLUSTERING);
+        byte[] e = in.readLengthPrefixed(MAX_CLUSTERING);
         l.add(new RangeTombstone(s, e, readDeletion(in, base)));
       }
       rts = List.copyOf(l);
@@ -168,7 +168,7 @@ final class PartitionSerializer {
       new Row(new byte[0], LivenessInfo.EMPTY, DeletionTime.LIVE, new Cell[0]);
 
   /** Reads the next row, or returns null at the end of the partition. */
-  static Row readRow(DataInput in, Header h) throws IOException {
+  static Row readRow(ChunkInput in, Header h) throws IOException {
     return readRow(in, h, null);
   }
 
@@ -178,7 +178,7 @@ final class PartitionSerializer {
    * parsed without being materialised and {@link #SKIPPED} is returned: a read seeking into a
    * row-index block pays for the rows before its slice only their framing, not their cells.
    */
-  static Row readRow(DataInput in, Header h, byte[] skipThrough) throws IOException {
+  static Row readRow(ChunkInput in, Header h, byte[] skipThrough) throws IOException {
     int flags = in.readUnsignedByte();
     if (flags == END_OF_PARTITION) {
       return null;
@@ -188,8 +188,8 @@ final class PartitionSerializer {
     }
     byte[] clustering;
     if (skipThrough != null) {
-      int len = VarInts.readLength(in, MAX_CLUSTERING);
-      int c = in instanceof ChunkInput ci ? ci.compareInPlace(len, skipThrough) : Integer.MIN_VALUE;
+      int len = in.readVarLength(MAX_CLUSTERING);
+      int c = in.compareInPlace(len, skipThrough);
       if (c != Integer.MIN_VALUE && c <= 0) { // compared in the chunk, nothing allocated
         if (in.skipBytes(len) != len) {
           throw new java.io.EOFException("clustering truncated");
@@ -205,30 +205,30 @@ final class PartitionSerializer {
         return SKIPPED;
       }
     } else {
-      clustering = readBytes(in, MAX_CLUSTERING);
+      clustering = in.readLengthPrefixed(MAX_CLUSTERING);
     }
     LivenessInfo l = LivenessInfo.EMPTY;
     if ((flags & R_LIVENESS) != 0) {
-      long ts = VarInts.readSigned(in) + h.baseTimestamp();
-      int ttl = (flags & R_LIVENESS_TTL) != 0 ? (int) VarInts.readSigned(in) : 0;
+      long ts = in.readVarSigned() + h.baseTimestamp();
+      int ttl = (flags & R_LIVENESS_TTL) != 0 ? (int) in.readVarSigned() : 0;
       long ldt =
           (flags & R_LIVENESS_LDT) != 0
-              ? VarInts.readSigned(in) + h.baseLocalDeletionTime()
+              ? in.readVarSigned() + h.baseLocalDeletionTime()
               : Cell.NO_DELETION_TIME;
       l = new LivenessInfo(ts, ttl, ldt);
     }
     DeletionTime d = (flags & R_DELETED) != 0 ? readDeletion(in, h) : DeletionTime.LIVE;
     ComplexDeletion[] cds = Row.NO_COMPLEX_DELETIONS;
     if ((flags & R_COMPLEX_DELETIONS) != 0) {
-      int n = VarInts.readLength(in, MAX_COUNT);
+      int n = in.readVarLength(MAX_COUNT);
       cds = new ComplexDeletion[n];
       for (int i = 0; i < n; i++) {
-        cds[i] = new ComplexDeletion((int) VarInts.readSigned(in), readDeletion(in, h));
+        cds[i] = new ComplexDeletion((int) in.readVarSigned(), readDeletion(in, h));
       }
     }
     Cell[] cells = NO_CELLS;
     if ((flags & R_CELLS) != 0) {
-      int n = VarInts.readLength(in, MAX_COUNT);
+      int n = in.readVarLength(MAX_COUNT);
       cells = new Cell[n];
       for (int i = 0; i < n; i++) {
         cells[i] = readCell(in, h);
@@ -240,51 +240,51 @@ final class PartitionSerializer {
   private static final Cell[] NO_CELLS = new Cell[0];
 
   /** Steps over what follows a row's clustering, checking flags and lengths as a decode would. */
-  private static void skipRowBody(DataInput in, int flags, int version) throws IOException {
+  private static void skipRowBody(ChunkInput in, int flags, int version) throws IOException {
     if ((flags & R_LIVENESS) != 0) {
-      VarInts.readSigned(in);
+      in.readVarSigned();
       if ((flags & R_LIVENESS_TTL) != 0) {
-        VarInts.readSigned(in);
+        in.readVarSigned();
       }
       if ((flags & R_LIVENESS_LDT) != 0) {
-        VarInts.readSigned(in);
+        in.readVarSigned();
       }
     }
     if ((flags & R_DELETED) != 0) {
-      VarInts.readSigned(in);
-      VarInts.readSigned(in);
+      in.readVarSigned();
+      in.readVarSigned();
     }
     if ((flags & R_COMPLEX_DELETIONS) != 0) {
-      int n = VarInts.readLength(in, MAX_COUNT);
+      int n = in.readVarLength(MAX_COUNT);
       for (int i = 0; i < n; i++) {
-        VarInts.readSigned(in);
-        VarInts.readSigned(in);
-        VarInts.readSigned(in);
+        in.readVarSigned();
+        in.readVarSigned();
+        in.readVarSigned();
       }
     }
     if ((flags & R_CELLS) != 0) {
-      int n = VarInts.readLength(in, MAX_COUNT);
+      int n = in.readVarLength(MAX_COUNT);
       for (int i = 0; i < n; i++) {
-        VarInts.readSigned(in);
+        in.readVarSigned();
         int cf = in.readUnsignedByte();
         if ((cf & ~CELL_FLAGS[version]) != 0) {
           throw new IOException("unknown cell flags " + cf + " in format version " + version);
         }
         if ((cf & C_PATH) != 0) {
-          int len = VarInts.readLength(in, MAX_CLUSTERING);
+          int len = in.readVarLength(MAX_CLUSTERING);
           if (in.skipBytes(len) != len) {
             throw new java.io.EOFException("cell path truncated");
           }
         }
-        VarInts.readSigned(in);
+        in.readVarSigned();
         if ((cf & C_TTL) != 0) {
-          VarInts.readSigned(in);
+          in.readVarSigned();
         }
         if ((cf & C_LDT) != 0) {
-          VarInts.readSigned(in);
+          in.readVarSigned();
         }
         if ((cf & C_VALUE) != 0) {
-          int len = VarInts.readLength(in, MAX_VALUE);
+          int len = in.readVarLength(MAX_VALUE);
           if (in.skipBytes(len) != len) {
             throw new java.io.EOFException("cell value truncated");
           }
@@ -322,20 +322,20 @@ final class PartitionSerializer {
     }
   }
 
-  private static Cell readCell(DataInput in, Header h) throws IOException {
-    int column = (int) VarInts.readSigned(in);
+  private static Cell readCell(ChunkInput in, Header h) throws IOException {
+    int column = (int) in.readVarSigned();
     int flags = in.readUnsignedByte();
     if ((flags & ~CELL_FLAGS[h.version()]) != 0) {
       throw new IOException("unknown cell flags " + flags + " in format version " + h.version());
     }
-    byte[] path = (flags & C_PATH) != 0 ? readBytes(in, MAX_CLUSTERING) : null;
-    long ts = VarInts.readSigned(in) + h.baseTimestamp();
-    int ttl = (flags & C_TTL) != 0 ? (int) VarInts.readSigned(in) : 0;
+    byte[] path = (flags & C_PATH) != 0 ? in.readLengthPrefixed(MAX_CLUSTERING) : null;
+    long ts = in.readVarSigned() + h.baseTimestamp();
+    int ttl = (flags & C_TTL) != 0 ? (int) in.readVarSigned() : 0;
     long ldt =
         (flags & C_LDT) != 0
-            ? VarInts.readSigned(in) + h.baseLocalDeletionTime()
+            ? in.readVarSigned() + h.baseLocalDeletionTime()
             : Cell.NO_DELETION_TIME;
-    byte[] value = (flags & C_VALUE) != 0 ? readBytes(in, MAX_VALUE) : Cell.EMPTY;
+    byte[] value = (flags & C_VALUE) != 0 ? in.readLengthPrefixed(MAX_VALUE) : Cell.EMPTY;
     return path == null && (flags & C_COUNTER) == 0
         ? new Cell(column, ts, ttl, ldt, value)
         : new Cell(column, path, ts, ttl, ldt, value, (flags & C_COUNTER) != 0);
@@ -346,9 +346,9 @@ final class PartitionSerializer {
     VarInts.writeSigned(out, d.localDeletionTime() - h.baseLocalDeletionTime());
   }
 
-  private static DeletionTime readDeletion(DataInput in, Header h) throws IOException {
-    long m = VarInts.readSigned(in) + h.baseTimestamp();
-    long l = VarInts.readSigned(in) + h.baseLocalDeletionTime();
+  private static DeletionTime readDeletion(ChunkInput in, Header h) throws IOException {
+    long m = in.readVarSigned() + h.baseTimestamp();
+    long l = in.readVarSigned() + h.baseLocalDeletionTime();
     return new DeletionTime(m, l);
   }
 

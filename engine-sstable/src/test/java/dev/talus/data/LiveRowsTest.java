@@ -53,9 +53,25 @@ class LiveRowsTest {
                 LivenessInfo.of(1),
                 DeletionTime.LIVE,
                 new Cell[] {Cell.tombstone(0, 2, 99), Cell.tombstone(1, 2, 100)}));
-    // strictly before gcBefore, as the purge rule
-    assertThat(scan(rows, 200, 100))
-        .containsExactly(new Report(1, 1), new Report(1, 0), new Report(2, 1));
+    // strictly before gcBefore, as the purge rule; reported together before the live row
+    assertThat(scan(rows, 200, 100)).containsExactly(new Report(4, 2));
+  }
+
+  @Test
+  void tombstonesAreReportedInBatchesWithExactTotals() {
+    List<Row> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      rows.add(
+          Row.deletion(
+              ClusteringBytes.row(List.of(new byte[] {(byte) (i >> 8), (byte) i})),
+              new DeletionTime(4, i % 2 == 0 ? 99 : 100)));
+    }
+    List<Report> reports = scan(rows, 200, 100);
+    assertThat(reports)
+        .containsExactly(
+            new Report(LiveRows.BATCH, LiveRows.BATCH / 2),
+            new Report(LiveRows.BATCH, LiveRows.BATCH / 2),
+            new Report(150 - 2 * LiveRows.BATCH, (150 - 2 * LiveRows.BATCH) / 2));
   }
 
   /**
