@@ -170,6 +170,11 @@ final class TextCodecs {
     }
 
     @Override
+    public byte[] deserializeOwned(byte[] bytes) {
+      return java.util.Objects.requireNonNull(bytes, "bytes"); // a blob's bytes are its value
+    }
+
+    @Override
     byte[] deserializeValue(byte[] src, int[] pos) {
       return KeyBytes.readBytes(src, pos, src.length - pos[0]);
     }

@@ -146,6 +146,14 @@ public abstract class TypeCodec<T> {
    * @return a canonical value equal to the serialized one (a decimal keeps its scale)
    * @throws IllegalArgumentException if the bytes are not a valid encoding of this type
    */
+  /**
+   * Like {@link #deserialize}, for a caller that hands over {@code bytes}: a fresh array nothing
+   * else references. A blob is then returned as the array itself instead of a copy.
+   */
+  public T deserializeOwned(byte[] bytes) {
+    return deserialize(bytes);
+  }
+
   public final T deserialize(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
     int[] pos = {0};

@@ -131,7 +131,12 @@ record Projection(
           }
           Cell cell = source.cell(positions[i]);
           if (cell != null) {
-            values[i] = codecs[i].deserialize(cell.value());
+            // a regular cell's value array was decoded for this read and this row alone (a
+            // static row's serves every row of its partition, so it is copied)
+            values[i] =
+                kinds[i] == ColumnDef.Kind.REGULAR
+                    ? codecs[i].deserializeOwned(cell.value())
+                    : codecs[i].deserialize(cell.value());
             if (writeTimes == null) {
               writeTimes = new long[n];
               Arrays.fill(writeTimes, RowView.noWriteTime());
