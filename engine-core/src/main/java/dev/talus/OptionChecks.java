@@ -49,6 +49,9 @@ final class OptionChecks {
     if (o.writeStallTimeout().isNegative()) {
       throw new InvalidSchemaException("writeStallTimeout must not be negative");
     }
+    if (o.writeTimeout().isNegative() || o.writeTimeout().isZero()) {
+      throw new InvalidSchemaException("writeTimeout must be positive, got " + o.writeTimeout());
+    }
     if (o.memtableSpaceBytes() < 1 << 20) {
       throw new InvalidSchemaException(
           "memtableSpaceBytes must be at least 1 MiB, got " + o.memtableSpaceBytes());

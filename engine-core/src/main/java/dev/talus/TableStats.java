@@ -28,7 +28,8 @@ import java.util.Optional;
  * @param tombstonesPerRead tombstones scanned per read
  * @param flushes memtables flushed
  * @param bytesFlushed on-disk bytes of the SSTables flushes wrote
- * @param flushRunningSince while a flush of the table is writing its SSTable, the time of the
+ * @param flushRunningSince while a flush of the table is writing its SSTable (or waiting for writes
+ *     that wait for a stalled commit-log fsync, see {@link WriteTimeoutException}), the time of the
  *     database clock when it began; empty otherwise. A flush held up by a slow or stalled disk
  *     stays here (and its memtable in {@code memtableBytes}) for as long as the disk takes; once
  *     the memtable space is full, writers wait and then are refused ({@link

@@ -369,6 +369,16 @@ public final class TalusDb implements AutoCloseable {
   }
 
   /**
+   * The commit log's syncs, with its stall indicator: how long the running fsync has been running
+   * (see {@link CommitLogSyncStats}), and the writes that timed out waiting for one ({@link
+   * WriteTimeoutException}). See docs/reliability.md.
+   */
+  public CommitLogSyncStats commitLogSyncStats() {
+    database.checkOpen();
+    return database.commitLogSyncStats();
+  }
+
+  /**
    * Starts a batch: writes to one or more tables recorded as one commit-log record (all replayed
    * after a crash, or none).
    */

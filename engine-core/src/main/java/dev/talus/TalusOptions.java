@@ -15,6 +15,7 @@ public final class TalusOptions {
   private final int readThreads;
   private final long chunkCacheBytes;
   private final java.time.Duration writeStallTimeout;
+  private final java.time.Duration writeTimeout;
   private final int compactionThreads;
   private final double compactionThroughputMibPerSec;
   private final boolean backgroundCompaction;
@@ -41,6 +42,7 @@ public final class TalusOptions {
     this.readThreads = b.readThreads;
     this.chunkCacheBytes = b.chunkCacheBytes;
     this.writeStallTimeout = b.writeStallTimeout;
+    this.writeTimeout = b.writeTimeout;
     this.compactionThreads = b.compactionThreads;
     this.compactionThroughputMibPerSec = b.compactionThroughputMibPerSec;
     this.backgroundCompaction = b.backgroundCompaction;
@@ -225,6 +227,17 @@ public final class TalusOptions {
     return writeStallTimeout;
   }
 
+  /**
+   * How long a write waits for the commit log (default 60 s): in {@link CommitLogSync#GROUP} and
+   * {@link CommitLogSync#BATCH}, for the fsync that makes its record durable, and in every mode for
+   * the table's write barrier and for earlier writes to the same partition (counter and conditional
+   * writes) that still wait for theirs. Past it the write throws {@link WriteTimeoutException}: a
+   * stalling disk makes writes fail cleanly instead of hanging. Must be positive.
+   */
+  public java.time.Duration writeTimeout() {
+    return writeTimeout;
+  }
+
   @Override
   public String toString() {
     return "TalusOptions{dataDirectory="
@@ -239,6 +252,8 @@ public final class TalusOptions {
         + chunkCacheBytes
         + ", writeStallTimeout="
         + writeStallTimeout
+        + ", writeTimeout="
+        + writeTimeout
         + ", compactionThreads="
         + compactionThreads
         + ", compactionThroughputMibPerSec="
@@ -286,6 +301,7 @@ public final class TalusOptions {
     private int readThreads = 2;
     private long chunkCacheBytes = 64L << 20;
     private java.time.Duration writeStallTimeout = java.time.Duration.ofSeconds(60);
+    private java.time.Duration writeTimeout = java.time.Duration.ofSeconds(60);
     private int compactionThreads = 1;
     private double compactionThroughputMibPerSec;
     private boolean backgroundCompaction = true;
@@ -336,6 +352,12 @@ public final class TalusOptions {
     /** How long writers wait for memtable space before being refused (default 60 s). */
     public Builder writeStallTimeout(java.time.Duration timeout) {
       this.writeStallTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** See {@link TalusOptions#writeTimeout()} (default 60 s). */
+    public Builder writeTimeout(java.time.Duration timeout) {
+      this.writeTimeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 

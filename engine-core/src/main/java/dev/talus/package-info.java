@@ -60,6 +60,9 @@
  *       file and the offset, and no data that failed a check is ever returned.
  *   <li>{@link dev.talus.StorageException}: a file could not be read or written; a write that
  *       raised it was not acknowledged.
+ *   <li>{@link dev.talus.WriteTimeoutException}: a write waited longer than the write timeout for
+ *       the commit log (a stalling disk); {@code logged()} says whether nothing was written or the
+ *       write will be applied, whole, once its fsync completes.
  *   <li>{@link dev.talus.DirectoryLockedException}: the directory is open elsewhere; {@link
  *       dev.talus.TalusClosedException}: use after close.
  * </ul>

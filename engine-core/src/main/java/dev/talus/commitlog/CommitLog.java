@@ -1,7 +1,6 @@
 package dev.talus.commitlog;
 
 import static dev.talus.commitlog.SegmentFormat.HEADER_SIZE;
-import static dev.talus.commitlog.SegmentFormat.MARKER_SIZE;
 
 import dev.talus.CommitLogSync;
 import dev.talus.io.CorruptFileException;
@@ -37,6 +36,11 @@ import org.slf4j.LoggerFactory;
  * docs/durability.md}. The kept segments and how far each table has flushed are a {@link
  * SegmentSet}.
  *
+ * <p><b>Giving up.</b> A GROUP or BATCH writer may stop waiting for its fsync ({@link
+ * #appendAsync}, {@link #awaitDurable} with a timeout): it then hands the record over ({@link
+ * #whenDurable}) with what to do once it is durable, which the sync thread runs after that pass.
+ * {@link #stats()} shows since when the running sync has been running: the stall indicator.
+ *
  * <p><b>Failure.</b> The first failed write, fsync or segment creation puts the log in a failed
  * state: the failing append and every writer still waiting for an fsync get a {@link
  * CommitLogFailedException}, no further marker or fsync is issued (a later fsync could not vouch
@@ -70,6 +74,11 @@ public final class CommitLog implements Closeable {
   private final LongAdder appends = new LongAdder();
   private final LongAdder bytesAppended = new LongAdder();
   private final LongAdder segmentsCreated = new LongAdder();
+  private final LongAdder lateRecords = new LongAdder();
+
+  /** When the segment being created began (its header's fsync), or null: the stall indicator. */
+  private volatile java.time.Instant creatingSince;
+
   private long recordsReplayed;
   private long recordsSkipped;
   private long tornTails;
@@ -122,6 +131,10 @@ public final class CommitLog implements Closeable {
     return active;
   }
 
+  java.time.InstantSource clock() {
+    return config.clock();
+  }
+
   // ------------------------------------------------------------------------------ appending
 
   /**
@@ -134,23 +147,34 @@ public final class CommitLog implements Closeable {
    *     acknowledged and may or may not be replayed after a restart
    */
   public CommitLogPosition append(byte[] payload, int[] tableIds) {
-    Objects.requireNonNull(payload, "payload");
-    Objects.requireNonNull(tableIds, "tableIds");
-    if (payload.length > config.maxMutationSize()) {
-      throw new IllegalArgumentException(
-          "Mutation of "
-              + payload.length
-              + " bytes exceeds the maximum of "
-              + config.maxMutationSize()
-              + " bytes (half the commit log segment size); split it or raise segmentSize");
+    Appended a = appendAsync(payload, tableIds);
+    try {
+      if (config.syncMode() != CommitLogSync.PERIODIC) {
+        syncer.awaitDurable(a.segment(), a.end());
+      }
+      checkNotFailed();
+      return a.position();
+    } finally {
+      a.release();
     }
-    if (tableIds.length > SegmentFormat.MAX_TABLES_PER_RECORD
-        || SegmentFormat.recordFrameSize(payload.length, tableIds.length)
-            > config.segmentSize() - HEADER_SIZE - MARKER_SIZE) {
-      throw new IllegalArgumentException(
-          "Mutation touching " + tableIds.length + " tables does not fit in one segment");
-    }
+  }
+
+  /**
+   * Appends one record and returns once it is written (not yet synced). The caller then waits for
+   * it with {@link #awaitDurable} (GROUP and BATCH) and, if it stops waiting, hands it to {@link
+   * #whenDurable}; either way it must end with {@link Appended#release} or {@link #whenDurable}, so
+   * that {@link #close} knows when no append is in flight.
+   *
+   * @throws IllegalArgumentException as {@link #append}
+   * @throws IllegalStateException after {@link #close}
+   * @throws CommitLogFailedException if the log failed (now or earlier)
+   */
+  public Appended appendAsync(byte[] payload, int[] tableIds) {
+    config.checkRecord(
+        Objects.requireNonNull(payload, "payload").length,
+        Objects.requireNonNull(tableIds, "tableIds").length);
     inFlight.incrementAndGet();
+    boolean appended = false;
     try {
       checkUsable();
       byte[] frame = SegmentFormat.recordFrame(payload, tableIds);
@@ -176,14 +200,47 @@ public final class CommitLog implements Closeable {
       }
       appends.increment();
       bytesAppended.add(frame.length);
-      if (config.syncMode() != CommitLogSync.PERIODIC) {
-        syncer.awaitDurable(seg, offset + frame.length);
-      }
-      checkNotFailed();
-      return new CommitLogPosition(seg.id, offset);
+      appended = true;
+      return new Appended(
+          new CommitLogPosition(seg.id, offset), seg, offset + frame.length, inFlight);
     } finally {
-      inFlight.decrementAndGet();
+      if (!appended) {
+        inFlight.decrementAndGet();
+      }
     }
+  }
+
+  /**
+   * Waits at most {@code timeout} until {@code a}'s record is durable; returns false if the time
+   * ran out first (the record stays in flight: release it, or hand it to {@link #whenDurable}).
+   *
+   * @throws CommitLogFailedException if the log failed (the record is not acknowledged)
+   */
+  public boolean awaitDurable(Appended a, java.time.Duration timeout) {
+    boolean durable = syncer.awaitDurable(a.segment(), a.end(), Math.max(1, timeout.toNanos()));
+    checkNotFailed();
+    return durable;
+  }
+
+  /**
+   * Hands over a record whose writer stopped waiting for its fsync: {@code action} runs with null
+   * once the record is durable (on the sync thread, after the pass that synced it; at once if it
+   * already is), or with the cause if the log fails, is abandoned or is closed without making it
+   * durable. Releases {@code a} after the action. {@link #close} waits for it like for an append in
+   * flight.
+   */
+  public void whenDurable(Appended a, java.util.function.Consumer<Throwable> action) {
+    lateRecords.increment();
+    syncer.whenDurable(
+        a.segment(),
+        a.end(),
+        cause -> {
+          try {
+            action.accept(cause);
+          } finally {
+            a.release();
+          }
+        });
   }
 
   /**
@@ -228,12 +285,20 @@ public final class CommitLog implements Closeable {
   /** Creates, syncs and registers a segment; its name is durable before any record goes in. */
   private Segment createSegment(long id) throws IOException {
     Path path = dir.resolve(SegmentFormat.fileName(id));
-    WritableFile file = fs.create(path);
+    creatingSince = config.clock().instant();
+    WritableFile file;
+    try {
+      file = fs.create(path);
+    } catch (IOException e) {
+      creatingSince = null;
+      throw e;
+    }
     try {
       file.write(SegmentFormat.header(id), 0);
       file.sync();
       fs.syncDirectory(dir);
     } catch (IOException e) {
+      creatingSince = null;
       try {
         file.close();
       } catch (IOException suppressed) {
@@ -241,6 +306,7 @@ public final class CommitLog implements Closeable {
       }
       throw e;
     }
+    creatingSince = null;
     Segment seg = new Segment(id, path, file, config.segmentSize(), HEADER_SIZE);
     segments.add(seg);
     segmentsCreated.increment();
@@ -363,6 +429,7 @@ public final class CommitLog implements Closeable {
     Throwable before = syncer.failure();
     try {
       syncer.pass(true);
+      syncer.closeLate(new IllegalStateException("The commit log in " + dir + " was closed"));
     } finally {
       segments.closeFilesQuietly();
     }
@@ -388,7 +455,20 @@ public final class CommitLog implements Closeable {
         recordsSkipped,
         tornTails,
         holesSkipped,
-        syncer.failure() != null);
+        syncer.failure() != null,
+        syncRunningSince(),
+        lateRecords.sum(),
+        syncer.lateCount());
+  }
+
+  /** The earlier of the running sync pass's and segment creation's start, or null if none runs. */
+  private java.time.Instant syncRunningSince() {
+    java.time.Instant pass = syncer.passSince();
+    java.time.Instant creating = creatingSince;
+    if (pass == null) {
+      return creating;
+    }
+    return creating == null || pass.isBefore(creating) ? pass : creating;
   }
 
   public CommitLogConfig config() {

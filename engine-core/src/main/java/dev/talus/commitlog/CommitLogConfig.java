@@ -2,6 +2,7 @@ package dev.talus.commitlog;
 
 import dev.talus.CommitLogSync;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Objects;
 
 /**
@@ -19,6 +20,7 @@ public final class CommitLogConfig {
   private final Duration periodicInterval;
   private final Duration groupWindow;
   private final boolean skipCorruptRecords;
+  private final InstantSource clock;
 
   private CommitLogConfig(Builder b) {
     this.segmentSize = b.segmentSize;
@@ -26,6 +28,7 @@ public final class CommitLogConfig {
     this.periodicInterval = b.periodicInterval;
     this.groupWindow = b.groupWindow;
     this.skipCorruptRecords = b.skipCorruptRecords;
+    this.clock = b.clock;
   }
 
   public static Builder builder() {
@@ -45,6 +48,28 @@ public final class CommitLogConfig {
     return segmentSize / 2;
   }
 
+  /**
+   * Refuses a record too large for a segment ({@link #maxMutationSize}, or too many tables).
+   *
+   * @throws IllegalArgumentException naming the limit
+   */
+  void checkRecord(int payloadLength, int tables) {
+    if (payloadLength > maxMutationSize()) {
+      throw new IllegalArgumentException(
+          "Mutation of "
+              + payloadLength
+              + " bytes exceeds the maximum of "
+              + maxMutationSize()
+              + " bytes (half the commit log segment size); split it or raise segmentSize");
+    }
+    if (tables > SegmentFormat.MAX_TABLES_PER_RECORD
+        || SegmentFormat.recordFrameSize(payloadLength, tables)
+            > segmentSize - SegmentFormat.HEADER_SIZE - SegmentFormat.MARKER_SIZE) {
+      throw new IllegalArgumentException(
+          "Mutation touching " + tables + " tables does not fit in one segment");
+    }
+  }
+
   public CommitLogSync syncMode() {
     return syncMode;
   }
@@ -61,13 +86,19 @@ public final class CommitLogConfig {
     return skipCorruptRecords;
   }
 
+  /** The clock the stall indicator ({@link CommitLogStats#syncRunningSince}) reads. */
+  public InstantSource clock() {
+    return clock;
+  }
+
   public Builder toBuilder() {
     return builder()
         .segmentSize(segmentSize)
         .syncMode(syncMode)
         .periodicInterval(periodicInterval)
         .groupWindow(groupWindow)
-        .skipCorruptRecords(skipCorruptRecords);
+        .skipCorruptRecords(skipCorruptRecords)
+        .clock(clock);
   }
 
   @Override
@@ -92,8 +123,15 @@ public final class CommitLogConfig {
     private Duration periodicInterval = Duration.ofSeconds(10);
     private Duration groupWindow = Duration.ofMillis(2);
     private boolean skipCorruptRecords;
+    private InstantSource clock = InstantSource.system();
 
     private Builder() {}
+
+    /** The database's clock, for the time a sync began; default the system clock. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
 
     /** Bytes per segment file, 4 KiB to 1 GiB; default 32 MiB. */
     public Builder segmentSize(int bytes) {

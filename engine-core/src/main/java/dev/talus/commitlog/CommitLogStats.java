@@ -15,6 +15,11 @@ package dev.talus.commitlog;
  * @param tornTailsTruncated segments whose torn, never-synced tail was cut at open
  * @param holesSkipped unwritten reservations skipped in never-synced tails at open
  * @param failed whether the log is in the failed state (see {@link CommitLogFailedException})
+ * @param syncRunningSince while a sync pass or a segment creation (each fsyncs) runs, when (config
+ *     clock) it began; null otherwise: the stall indicator
+ * @param lateRecords records whose writer stopped waiting for their fsync ({@link
+ *     CommitLog#whenDurable}) since open
+ * @param lateRecordsPending of those, the ones whose fsync has not completed yet
  */
 public record CommitLogStats(
     int segments,
@@ -28,4 +33,18 @@ public record CommitLogStats(
     long recordsSkippedAsCorrupt,
     long tornTailsTruncated,
     long holesSkipped,
-    boolean failed) {}
+    boolean failed,
+    java.time.Instant syncRunningSince,
+    long lateRecords,
+    long lateRecordsPending) {
+
+  /** The part the public API shows ({@code TalusDb.commitLogSyncStats()}). */
+  public dev.talus.CommitLogSyncStats toSyncStats(dev.talus.CommitLogSync mode) {
+    return new dev.talus.CommitLogSyncStats(
+        mode,
+        java.util.Optional.ofNullable(syncRunningSince),
+        syncs,
+        lateRecords,
+        lateRecordsPending);
+  }
+}

@@ -5,10 +5,13 @@ import static dev.talus.commitlog.SegmentFormat.SYNC_MARKER;
 
 import dev.talus.CommitLogSync;
 import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * has a zero window), or when asked. It also holds the log's failure: the first failed write, fsync
  * or segment creation stops every further marker and fsync. Thread-safe; its state is guarded by
  * one lock.
+ *
+ * <p>A writer that stopped waiting for its fsync (a stalled disk) leaves a <em>late</em> action:
+ * the sync thread runs it after the pass that makes the record durable, and a failure (or {@link
+ * #abandon}) runs it with the cause. Late records count as writers waiting, so the passes go on.
  */
 final class SyncThread {
   private static final Logger LOG = LoggerFactory.getLogger(SyncThread.class);
@@ -38,6 +45,13 @@ final class SyncThread {
   private boolean stopRequested;
   private long passesStarted;
   private long passesCompleted;
+  private final List<Late> late = new ArrayList<>();
+
+  /** When the running pass began (the config's clock), or null: the stall indicator. */
+  private volatile Instant passSince;
+
+  /** A record whose writer stopped waiting: {@code action} runs once it is durable, or failed. */
+  private record Late(Segment seg, long end, Consumer<Throwable> action) {}
 
   private volatile Throwable failure;
   private final LongAdder syncs = new LongAdder();
@@ -82,6 +96,7 @@ final class SyncThread {
     } finally {
       lock.unlock();
     }
+    runLate(takeLate(true), failure);
   }
 
   /** Asks for a pass soon, whatever the mode (a roll, an explicit sync). */
@@ -108,6 +123,104 @@ final class SyncThread {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Waits at most {@code nanos} until {@code seg} is durable up to {@code end} (or the log failed);
+   * returns false if the time ran out first.
+   */
+  boolean awaitDurable(Segment seg, long end, long nanos) {
+    long left = nanos;
+    lock.lock();
+    try {
+      waiters++;
+      wake.signal();
+      while (seg.durableEnd < end && failure == null) {
+        if (left <= 0) {
+          return false;
+        }
+        left = progress.awaitNanos(left);
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return seg.durableEnd >= end || failure != null;
+    } finally {
+      waiters--;
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Runs {@code action} once {@code seg} is durable up to {@code end} — with null, on the sync
+   * thread after that pass (or at once if it already is) — or with the cause if the log fails or is
+   * abandoned first.
+   */
+  void whenDurable(Segment seg, long end, Consumer<Throwable> action) {
+    Throwable cause;
+    lock.lock();
+    try {
+      cause = failure;
+      if (cause == null && seg.durableEnd < end) {
+        late.add(new Late(seg, end, action));
+        wake.signal();
+        return;
+      }
+    } finally {
+      lock.unlock();
+    }
+    action.accept(cause);
+  }
+
+  /** Late records whose fsync has not completed yet. */
+  int lateCount() {
+    lock.lock();
+    try {
+      return late.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** When the running sync pass began, or null if none runs. */
+  Instant passSince() {
+    return passSince;
+  }
+
+  /** Removes and returns the late records that are durable now (all of them if {@code all}). */
+  private List<Late> takeLate(boolean all) {
+    List<Late> due = new ArrayList<>();
+    lock.lock();
+    try {
+      late.removeIf(
+          l -> {
+            boolean now = all || l.seg().durableEnd >= l.end();
+            if (now) {
+              due.add(l);
+            }
+            return now;
+          });
+    } finally {
+      lock.unlock();
+    }
+    return due;
+  }
+
+  /** Runs late actions (outside the lock); one that throws is logged, the others still run. */
+  private void runLate(List<Late> due, Throwable cause) {
+    for (Late l : due) {
+      try {
+        l.action().accept(cause);
+      } catch (RuntimeException | Error e) {
+        LOG.error("Completing a write after its commit-log fsync failed", e);
+      }
+    }
+  }
+
+  /** After the final pass of {@link CommitLog#close}: runs what it made durable, fails the rest. */
+  void closeLate(Throwable closed) {
+    runLate(takeLate(false), null);
+    runLate(takeLate(true), failure != null ? failure : closed);
   }
 
   /** Waits until {@code seg} is durable up to {@code end} (or the log failed). */
@@ -138,11 +251,11 @@ final class SyncThread {
         // Wait for a reason to sync: the period elapsed (PERIODIC), or someone is waiting and the
         // group window since the last pass is over (GROUP; BATCH has a zero window).
         while (!stopRequested) {
-          boolean demand = forceRequested || waiters > 0;
+          boolean waiting = waiters > 0 || !late.isEmpty();
+          boolean demand = forceRequested || waiting;
           long due = lastStart + interval - System.nanoTime();
           // An explicit sync(), a roll or close goes at once; waiting writers respect the window.
-          if (forceRequested
-              || (mode == CommitLogSync.PERIODIC ? due <= 0 : waiters > 0 && due <= 0)) {
+          if (forceRequested || (mode == CommitLogSync.PERIODIC ? due <= 0 : waiting && due <= 0)) {
             break;
           }
           if (mode != CommitLogSync.PERIODIC && !demand) {
@@ -171,6 +284,7 @@ final class SyncThread {
         progress.signalAll();
         lock.unlock();
         try {
+          runLate(takeLate(false), null);
           log.prepareSpare();
         } finally {
           lock.lock();
@@ -192,6 +306,15 @@ final class SyncThread {
     if (failure != null) {
       return;
     }
+    passSince = log.clock().instant();
+    try {
+      passFsyncs(closing);
+    } finally {
+      passSince = null;
+    }
+  }
+
+  private void passFsyncs(boolean closing) {
     List<Segment> targets = segments.unsealed();
     if (closing) {
       log.active().closeForRecords();
@@ -255,6 +378,7 @@ final class SyncThread {
       lock.unlock();
     }
     join();
+    runLate(takeLate(true), failure);
   }
 
   /**

@@ -64,6 +64,7 @@ final class CommitLogReplay {
         .periodicInterval(options.commitLogSyncPeriod())
         .groupWindow(options.commitLogGroupWindow())
         .skipCorruptRecords(options.skipCorruptCommitLogRecords())
+        .clock(options.clock())
         .build();
   }
 

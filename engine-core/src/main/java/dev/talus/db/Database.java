@@ -14,7 +14,6 @@ import dev.talus.TalusOptions;
 import dev.talus.UserType;
 import dev.talus.VerifyReport;
 import dev.talus.commitlog.CommitLog;
-import dev.talus.commitlog.CommitLogStats;
 import dev.talus.io.CorruptFileException;
 import dev.talus.io.FileLockHandle;
 import dev.talus.io.LockHeldException;
@@ -420,8 +419,8 @@ public final class Database implements Closeable {
     return ctx.compactionsPaused();
   }
 
-  public CommitLogStats commitLogStats() {
-    return commitLog.stats();
+  public dev.talus.CommitLogSyncStats commitLogSyncStats() {
+    return commitLog.stats().toSyncStats(ctx.options().commitLogSync());
   }
 
   /** Bytes in every table's memtables. */

@@ -192,11 +192,12 @@ public final class TableHandle {
 
   /**
    * Runs {@code body} holding the conditional-write lock of the partition with these canonical key
-   * values (see {@link ConditionalPartitions}); plain writes do not wait for it.
+   * values (see {@link ConditionalPartitions}), once no write to the partition waits for its
+   * commit-log fsync; plain writes do not wait for it. Each wait is bounded by the write timeout.
    */
   public <T> T underPartitionLock(Object[] partitionKey, java.util.function.Supplier<T> body) {
     java.util.concurrent.locks.ReentrantLock lock = conditional.lockOf(store(), partitionKey);
-    lock.lock();
+    db.writes().lockConditional(lock, store(), store().keys().partitionKey(partitionKey));
     try {
       return body.get();
     } finally {

@@ -50,6 +50,17 @@ final class Flusher {
       if (table.retired()) {
         return; // dropped or truncated: nothing is written any more
       }
+      // A write whose record is logged but which is applied only when its fsync completes (its
+      // writer timed out) must land in the memtable this switch seals: wait for it. The wait shows
+      // in the stats like a stalled SSTable write: it lasts as long as the commit log's stall.
+      if (table.pendingWrites().count() > 0) {
+        writingSince = ctx.clock().instant();
+        try {
+          table.pendingWrites().awaitNone();
+        } finally {
+          writingSince = null;
+        }
+      }
       TableView v = tracker.current();
       if (v.active().isEmpty() && v.flushing().isEmpty()) {
         return;
@@ -92,8 +103,9 @@ final class Flusher {
   }
 
   /**
-   * When (database clock) the flush writing an SSTable of this table now began, or empty if none
-   * is: a flush held up by a slow or stalled disk shows here for as long as it lasts.
+   * When (database clock) the flush writing an SSTable of this table now began (or began waiting
+   * for writes held up by a stalled commit-log fsync), or empty if none is: a flush held up by a
+   * slow or stalled disk shows here for as long as it lasts.
    */
   Optional<Instant> runningSince() {
     return Optional.ofNullable(writingSince);

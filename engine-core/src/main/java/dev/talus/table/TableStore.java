@@ -53,6 +53,9 @@ public final class TableStore {
   /** Set once when the table is dropped or truncated: nothing is applied, flushed or compacted. */
   private volatile boolean retired;
 
+  /** Writes logged but not yet applied, their writer having stopped waiting for the fsync. */
+  private final PendingWrites pending = new PendingWrites();
+
   /** True while a background flush of this table is queued, so one is queued at most. */
   private final AtomicBoolean flushQueued = new AtomicBoolean();
 
@@ -214,6 +217,21 @@ public final class TableStore {
   /** Holds off memtable switches while a write logs and applies (several: in table-id order). */
   public void lockWrites() {
     switchLock.readLock().lock();
+  }
+
+  /** {@link #lockWrites}, waiting at most {@code nanos}; false if the time ran out first. */
+  public boolean tryLockWrites(long nanos) {
+    try {
+      return switchLock.readLock().tryLock(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The writes logged but not yet applied because their writer stopped waiting for the fsync. */
+  public PendingWrites pendingWrites() {
+    return pending;
   }
 
   public void unlockWrites() {

@@ -1,9 +1,7 @@
 package dev.talus.write;
 
 import dev.talus.InvalidQueryException;
-import dev.talus.WriteRejectedException;
 import dev.talus.commitlog.CommitLog;
-import dev.talus.commitlog.CommitLogFailedException;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionUpdate;
 import dev.talus.metrics.Histogram;
@@ -29,7 +27,10 @@ import java.util.function.IntPredicate;
  *   <li><b>reserve memory</b> — wait for memtable space ({@link MemtableBudget});
  *   <li><b>log</b> — one commit-log record for all its updates, under each table's write barrier
  *       (several tables: taken in table-id order); the updates of tables whose keyspace has {@code
- *       durable_writes = false} are left out of it, as in Cassandra;
+ *       durable_writes = false} are left out of it, as in Cassandra. Every wait here is bounded by
+ *       the write timeout ({@link CommitLogWaits}): a write whose record's fsync stalls past it is
+ *       applied when the fsync completes, and its caller gets {@link
+ *       dev.talus.WriteTimeoutException};
  *   <li><b>apply</b> — to each table's active memtable;
  *   <li><b>after-write</b> — flushes when memory or the commit log fill up ({@link FlushTrigger}).
  * </ol>
@@ -51,6 +52,7 @@ public final class WritePipeline {
   private final IntPredicate logged;
   private final AtomicLong writesSinceLogCheck = new AtomicLong();
   private final ListPaths listPaths;
+  private final CommitLogWaits waits;
 
   /** Locks serialising counter writes per partition (by hash). */
   static final int COUNTER_STRIPES = 1024;
@@ -73,6 +75,7 @@ public final class WritePipeline {
     this.flushes = flushes;
     this.logged = logged;
     this.listPaths = new ListPaths(ctx.clock());
+    this.waits = new CommitLogWaits(ctx, commitLog, budget);
     for (int i = 0; i < COUNTER_STRIPES; i++) {
       counterLocks[i] = new ReentrantLock();
     }
@@ -94,9 +97,47 @@ public final class WritePipeline {
     return stripes;
   }
 
+  /** Takes the counter locks in stripe order, each waiting at most the write timeout. */
   private void lock(TreeSet<Integer> stripes) {
-    for (int s : stripes) {
-      counterLocks[s].lock();
+    List<Integer> taken = new ArrayList<>(stripes.size());
+    try {
+      for (int s : stripes) {
+        waits.lock(counterLocks[s], "the lock of a counter partition");
+        taken.add(s);
+      }
+    } catch (RuntimeException e) {
+      for (int i = taken.size() - 1; i >= 0; i--) {
+        counterLocks[taken.get(i)].unlock();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A counter write reads the current total first: writes to its partitions that wait for their
+   * commit-log fsync must be applied before (at most the write timeout).
+   */
+  private void awaitPendingCounters(List<TableStore> tables, List<WriteRequest> reqs) {
+    for (int i = 0; i < tables.size(); i++) {
+      TableStore t = tables.get(i);
+      if (t.schema().isCounterTable()) {
+        waits.awaitNoPending(t, WritePlanner.partitionKeyOf(t.keys(), reqs.get(i)));
+      }
+    }
+  }
+
+  /**
+   * Takes a conditional write's partition lock and waits until no write to the partition waits for
+   * its commit-log fsync (the conditional write reads it first), each at most the write timeout;
+   * {@link dev.talus.WriteTimeoutException} otherwise, with nothing written and the lock not held.
+   */
+  public void lockConditional(ReentrantLock lock, TableStore table, PartitionKey key) {
+    waits.lock(lock, "the conditional-write lock of a partition of table " + table.schema().name());
+    try {
+      waits.awaitNoPending(table, key);
+    } catch (RuntimeException e) {
+      lock.unlock();
+      throw e;
     }
   }
 
@@ -113,15 +154,22 @@ public final class WritePipeline {
     TreeSet<Integer> stripes = counterStripes(List.of(table), List.of(req));
     lock(stripes);
     try {
+      if (!stripes.isEmpty()) {
+        awaitPendingCounters(List.of(table), List.of(req));
+      }
       long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
       PartitionUpdate u = validate(table, req, ts, ctx.requestNowSeconds());
       budget.reserve(u.heapSize());
-      table.lockWrites();
+      waits.lockWrites(table);
       try {
+        boolean applyNow = true;
         if (logged.test(table.id())) {
-          log(new Mutation(List.of(new Mutation.Entry(table.id(), u))));
+          Mutation m = new Mutation(List.of(new Mutation.Entry(table.id(), u)));
+          applyNow = waits.logAndAwait(m, List.of(table), List.of(u));
         }
-        apply(table, u);
+        if (applyNow) {
+          apply(table, u);
+        }
       } finally {
         table.unlockWrites();
       }
@@ -143,6 +191,9 @@ public final class WritePipeline {
     List<TableStore> order;
     lock(stripes);
     try {
+      if (!stripes.isEmpty()) {
+        awaitPendingCounters(tables, requests);
+      }
       order = writeLocked(tables, requests);
     } finally {
       unlock(stripes);
@@ -182,18 +233,21 @@ public final class WritePipeline {
     }
     budget.reserve(bytes);
     List<TableStore> order = inIdOrder(tables);
-    for (TableStore t : order) {
-      t.lockWrites();
-    }
+    int locked = 0;
     try {
-      if (!entries.isEmpty()) {
-        log(new Mutation(entries));
+      for (TableStore t : order) {
+        waits.lockWrites(t);
+        locked++;
       }
-      for (int i = 0; i < tables.size(); i++) {
-        apply(tables.get(i), updates.get(i));
+      boolean applyNow =
+          entries.isEmpty() || waits.logAndAwait(new Mutation(entries), tables, updates);
+      if (applyNow) {
+        for (int i = 0; i < tables.size(); i++) {
+          apply(tables.get(i), updates.get(i));
+        }
       }
     } finally {
-      for (int i = order.size() - 1; i >= 0; i--) {
+      for (int i = locked - 1; i >= 0; i--) {
         order.get(i).unlockWrites();
       }
     }
@@ -258,28 +312,6 @@ public final class WritePipeline {
     }
     order.sort((a, b) -> Integer.compare(a.id(), b.id()));
     return order;
-  }
-
-  /** Every validated write is appended to the commit log before it reaches a memtable. */
-  private void log(Mutation mutation) {
-    byte[] payload = mutation.serialize();
-    try {
-      commitLog.append(payload, mutation.tableIds());
-    } catch (IllegalArgumentException e) {
-      throw new WriteRejectedException(
-          "a write of "
-              + payload.length
-              + " bytes is larger than the commit log accepts ("
-              + commitLog.config().maxMutationSize()
-              + " bytes, half a segment); nothing was written. Split it or raise"
-              + " commitLogSegmentBytes");
-    } catch (CommitLogFailedException e) {
-      // fail-stop: this write was not acknowledged, and nothing else is written until a reopen
-      throw ctx.stop("the commit log", e);
-    } catch (IllegalStateException e) {
-      ctx.checkOpen();
-      throw e;
-    }
   }
 
   private void apply(TableStore t, PartitionUpdate u) {

@@ -224,18 +224,36 @@ class OneDamagedFileTest {
     }
   }
 
-  @Test
-  void aManifestThatLostAnAcknowledgedEditIsReportedNeverRolledBack() throws IOException {
+  /**
+   * The manifest's last edit cut off, with the seal intact, with the seal's last record cut off
+   * too, or with the seal deleted: the SSTables' TOCs still prove the edit.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"seal intact", "seal cut", "seal deleted"})
+  void aManifestThatLostAnAcknowledgedEditIsReportedNeverRolledBack(String seal)
+      throws IOException {
     Path dir = tmp.resolve("db");
     build(dir);
     Path manifest = fileOf(dir, "damaged", "MANIFEST.db");
     Path tableDir = manifest.getParent();
     byte[] good = Files.readAllBytes(manifest);
     // Cut 3 bytes off the last record (the flush's edit): to the manifest alone this looks like
-    // an append torn by a crash, but the edit was acknowledged and MANIFEST.seal says so.
+    // an append torn by a crash, but the edit was acknowledged: MANIFEST.seal says so, and the
+    // flushed SSTable's TOC names the edit.
     try (RandomAccessFile r = new RandomAccessFile(manifest.toFile(), "rw")) {
       r.setLength(good.length - 3);
     }
+    Path sealFile = tableDir.resolve("MANIFEST.seal");
+    byte[] goodSeal = Files.readAllBytes(sealFile);
+    if (seal.equals("seal cut")) {
+      try (RandomAccessFile r = new RandomAccessFile(sealFile.toFile(), "rw")) {
+        r.setLength(goodSeal.length - 12);
+      }
+    } else if (seal.equals("seal deleted")) {
+      Files.delete(sealFile);
+    }
+    assertThat(Files.readString(fileOf(dir, "damaged", "-TOC.txt")))
+        .containsPattern("manifest-edit-added=0*[1-9]");
     Map<String, Long> before = listing(tableDir);
 
     Throwable refused = catchThrowable(() -> TalusDb.open(options(dir, DiskFailurePolicy.FAIL)));
@@ -263,6 +281,7 @@ class OneDamagedFileTest {
             });
 
     Files.write(manifest, good);
+    Files.write(sealFile, goodSeal);
     try (TalusDb db = TalusDb.open(options(dir, DiskFailurePolicy.FAIL))) {
       assertThat(rows(db.table("damaged"))).isEqualTo(ROWS);
     }

@@ -6,9 +6,12 @@ package dev.talus.sstable;
  *
  * <ul>
  *   <li><b>1</b>: scalar cells, rows, row markers, row, range and partition deletions;
- *   <li><b>2</b> (written): adds element paths of collection and user-type cells, complex-column
- *       deletions, counter cells, static rows (a reserved clustering), and a complex-deletion count
- *       in Stats. A version 1 file reads unchanged.
+ *   <li><b>2</b>: adds element paths of collection and user-type cells, complex-column deletions,
+ *       counter cells, static rows (a reserved clustering), and a complex-deletion count in Stats.
+ *       A version 1 file reads unchanged.
+ *   <li><b>3</b> (written): the TOC may carry the manifest's witness lines, written after the
+ *       manifest edit that made the SSTable live ({@link ManifestWitness}); the binary components
+ *       are those of version 2. A version 2 file reads unchanged (and witnesses nothing).
  * </ul>
  *
  * A file of a version newer than {@link #CURRENT} is refused at open with a message naming it.
@@ -16,7 +19,7 @@ package dev.talus.sstable;
  */
 public final class FormatVersion {
   /** The version this build writes. */
-  public static final int CURRENT = 2;
+  public static final int CURRENT = 3;
 
   /** The oldest version this build still reads. */
   public static final int OLDEST = 1;

@@ -30,9 +30,10 @@ import java.util.TreeSet;
  * that edit never happened. A damaged record followed by more data is corruption and fails the
  * open. Every edit is numbered, and its number is also appended to {@link ManifestSeal the seal}
  * before {@code apply} returns, so a manifest that lost acknowledged edits (truncated, its tail
- * zeroed) fails the open too instead of opening in an earlier state. When the file outgrows {@link
- * #REWRITE_THRESHOLD} it is rewritten as one snapshot record through a temporary file, rename and
- * directory sync.
+ * zeroed) fails the open too instead of opening in an earlier state; so does one that ends before
+ * an edit the SSTables' own TOCs record ({@link ManifestWitness}), which holds even when the seal
+ * was damaged or deleted too. When the file outgrows {@link #REWRITE_THRESHOLD} it is rewritten as
+ * one snapshot record through a temporary file, rename and directory sync.
  *
  * <p>A failed fsync during an edit, or any I/O error during a rewrite, is final ({@link
  * #isFailed}): the edit may or may not be on disk (a failed fsync may have dropped it, or a later
@@ -79,17 +80,24 @@ public final class Manifest implements Closeable {
     this.sealFile = dir.resolve(ManifestSeal.FILE_NAME);
   }
 
-  /** Opens (creating if missing) the manifest of {@code dir}, replaying and repairing it. */
+  /**
+   * Opens (creating if missing) the manifest of {@code dir}, replaying and repairing it. A missing
+   * manifest is created only in a directory that shows no sign of an earlier one (no complete
+   * SSTable, no sealed edit): otherwise it was deleted, and the open fails.
+   */
   public static Manifest open(StorageFs fs, Path dir) throws IOException {
     fs.createDirectories(dir);
     Manifest m = new Manifest(fs, dir);
     if (!fs.exists(m.file)) {
+      ManifestWitness.checkNoManifest(fs, dir, m.file, ManifestSeal.read(fs, dir).highest());
       m.rewrite();
     } else {
       long validEnd = m.replay();
       ManifestSeal.Content seal = ManifestSeal.read(fs, dir);
       m.checkSeal(seal, validEnd); // before anything on disk changes
+      ManifestWitness.check(fs, dir, m.file, validEnd, m.seq);
       if (m.version < VERSION || !seal.exists()) {
+        ManifestWitness.sealRecreated(m.file, m.version, m.seq);
         m.rewrite(); // an older manifest, or a crash while the first one was created
       } else {
         m.out = fs.openForAppend(m.file);
@@ -133,12 +141,14 @@ public final class Manifest implements Closeable {
    * file is created and a torn tail is not cut off (for offline verification).
    *
    * @throws java.nio.file.NoSuchFileException if the directory has no manifest
-   * @throws CorruptFileException if the manifest is damaged or lost acknowledged edits
+   * @throws CorruptFileException if the manifest is damaged or lost acknowledged edits (by its seal
+   *     or its SSTables' TOCs)
    */
   public static NavigableSet<Long> readLive(StorageFs fs, Path dir) throws IOException {
     Manifest m = new Manifest(fs, dir);
     long validEnd = m.replay();
     m.checkSeal(ManifestSeal.read(fs, dir), validEnd);
+    ManifestWitness.check(fs, dir, m.file, validEnd, m.seq);
     return m.liveGenerations();
   }
 
@@ -354,6 +364,7 @@ public final class Manifest implements Closeable {
     seq++;
     live.removeAll(removed);
     live.addAll(added);
+    ManifestWitness.record(fs, dir, seq, added, removed); // sealed: now the TOCs may say so
     if (out.size() > REWRITE_THRESHOLD) {
       rewrite();
     }

@@ -7,11 +7,37 @@ import java.nio.file.Path;
 
 /**
  * The TOC component: a text file listing the components, readable by people and tools, with a first
- * line acting as magic and version and a last line carrying a CRC32C of the lines before it.
- * Stateless.
+ * line acting as magic and version and a last line carrying a CRC32C of the lines before it. From
+ * format 3 on it also carries the manifest's two witness lines ({@code manifest-edit-added=E},
+ * {@code manifest-edit-removed=R}, each number in 19 decimal digits, zero for none, so the TOC's
+ * size never changes): the TOC is rewritten with a number after the manifest edit that made the
+ * SSTable live (or, for an edit that only removes SSTables, took it out) was synced, so it proves
+ * that the manifest once held that edit (see {@link ManifestWitness}). Stateless.
  */
 final class Toc {
   static final String MAGIC = "talus-sstable-toc ";
+
+  /** The first format whose TOC carries the manifest's witness lines. */
+  static final int WITNESS_VERSION = 3;
+
+  static final String ADDED = "manifest-edit-added=";
+  static final String REMOVED = "manifest-edit-removed=";
+
+  /** No edit witnessed (edit numbers start at 1). */
+  static final long NONE = 0;
+
+  /** The width of a witness line's number: every long fits. */
+  static final int DIGITS = 19;
+
+  /**
+   * What a TOC holds: its format version and the manifest edits it witnesses ({@link #NONE} if it
+   * witnesses none).
+   */
+  record Content(int version, long editAdded, long editRemoved) {
+    boolean witnesses() {
+      return editAdded != NONE || editRemoved != NONE;
+    }
+  }
 
   private Toc() {}
 
@@ -20,11 +46,26 @@ final class Toc {
   }
 
   static byte[] render(int version, long generation) {
+    return render(version, generation, NONE, NONE);
+  }
+
+  /** The TOC of format {@code version}; from format 3 on, with these edits in its witness lines. */
+  static byte[] render(int version, long generation, long editAdded, long editRemoved) {
+    if ((editAdded != NONE || editRemoved != NONE) && version < WITNESS_VERSION) {
+      throw new IllegalArgumentException("a format " + version + " TOC has no witness lines");
+    }
+    if (editAdded < 0 || editRemoved < 0) {
+      throw new IllegalArgumentException("negative edit number");
+    }
     StringBuilder sb = new StringBuilder(MAGIC).append(version);
     sb.append(" generation=").append(generation);
     sb.append('\n');
     for (Component c : Component.values()) {
       sb.append(c.suffix()).append('\n');
+    }
+    if (version >= WITNESS_VERSION) {
+      sb.append(ADDED).append(String.format("%0" + DIGITS + "d", editAdded)).append('\n');
+      sb.append(REMOVED).append(String.format("%0" + DIGITS + "d", editRemoved)).append('\n');
     }
     byte[] body = sb.toString().getBytes(StandardCharsets.US_ASCII);
     long crc = Integer.toUnsignedLong(FileFormat.crc32c(body, 0, body.length));
@@ -37,13 +78,25 @@ final class Toc {
   }
 
   /**
-   * Checks that {@code content} is exactly the TOC format {@code version} writes for {@code
+   * Checks that {@code content} is exactly a TOC format {@code version} writes for {@code
    * generation}, for a version this build reads; returns the version. A newer version is refused
    * with a message naming it.
    */
   static int check(byte[] content, Path file, long generation) {
+    return parse(content, file, generation).version();
+  }
+
+  /** Like {@link #check}, returning the witness lines too. */
+  static Content parse(byte[] content, Path file, long generation) {
     int version = versionOf(content, file);
-    byte[] expected = render(version, generation);
+    long added = NONE;
+    long removed = NONE;
+    if (version >= WITNESS_VERSION) {
+      int at = render(version, generation).length - footerLength() - witnessLength();
+      added = witness(content, at, ADDED);
+      removed = witness(content, at + ADDED.length() + DIGITS + 1, REMOVED);
+    }
+    byte[] expected = render(version, generation, added, removed);
     int n = Math.min(expected.length, content.length);
     for (int i = 0; i < n; i++) {
       if (expected[i] != content[i]) {
@@ -54,7 +107,41 @@ final class Toc {
       throw new CorruptFileException(
           file, n, "TOC has " + content.length + " bytes, expected " + expected.length);
     }
-    return version;
+    return new Content(version, added, removed);
+  }
+
+  /** The length of the {@code crc32c=xxxxxxxx\n} line. */
+  private static int footerLength() {
+    return "crc32c=00000000\n".length();
+  }
+
+  /** The length of the two witness lines. */
+  private static int witnessLength() {
+    return ADDED.length() + REMOVED.length() + 2 * (DIGITS + 1);
+  }
+
+  /**
+   * The edit number in the witness line {@code prefix}N at byte {@code at}, or NONE if it is not
+   * there as 19 digits; the comparison with the rendered TOC then catches anything malformed.
+   */
+  private static long witness(byte[] content, int at, String prefix) {
+    int p = at;
+    for (int i = 0; i < prefix.length(); i++, p++) {
+      if (p >= content.length || content[p] != prefix.charAt(i)) {
+        return NONE;
+      }
+    }
+    long v = 0;
+    for (int i = 0; i < DIGITS; i++, p++) {
+      if (p >= content.length || content[p] < '0' || content[p] > '9') {
+        return NONE;
+      }
+      v = v * 10 + (content[p] - '0');
+      if (v < 0) {
+        return NONE; // past Long.MAX_VALUE
+      }
+    }
+    return v;
   }
 
   private static int versionOf(byte[] content, Path file) {

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Format versions: what this build writes is version 2; a version 1 SSTable (scalar data only)
- * still reads; a version newer than this build knows is refused at open with a message naming it,
- * and version 2 fields inside a version 1 file are refused as damage.
+ * Format versions: what this build writes is version 3; a version 2 SSTable (the same components, a
+ * TOC without the manifest's witness lines) and a version 1 SSTable (scalar data only) still read;
+ * a version newer than this build knows is refused at open with a message naming it, and version 2
+ * fields inside a version 1 file are refused as damage.
  */
 class FormatVersionTest {
   @TempDir Path dir;
@@ -72,8 +73,21 @@ class FormatVersionTest {
     writeScalar();
     SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
     try {
-      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(2);
-      assertThat(r.stats().creationInfo()).startsWith("format=2 ");
+      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(3);
+      assertThat(r.stats().creationInfo()).startsWith("format=3 ");
+    } finally {
+      r.release();
+    }
+  }
+
+  @Test
+  void aVersionTwoSSTableStillReads() throws Exception {
+    writeScalar();
+    setVersion(2); // the same components; its TOC has no witness lines
+    SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
+    try {
+      assertThat(r.formatVersion()).isEqualTo(2);
+      r.verify();
     } finally {
       r.release();
     }
@@ -101,19 +115,19 @@ class FormatVersionTest {
   @Test
   void aNewerVersionIsRefusedAtOpenNamingIt() throws Exception {
     writeScalar();
-    setVersion(3);
+    setVersion(4);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 3 is newer than this build reads (versions 1 to 2)");
+        .hasMessageContaining("format version 4 is newer than this build reads (versions 1 to 3)");
   }
 
   @Test
   void aComponentOfAnotherVersionThanItsTocIsRefused() throws Exception {
     writeScalar();
-    setHeaderVersion(Component.STATS, 3);
+    setHeaderVersion(Component.STATS, 4);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 3 is newer");
+        .hasMessageContaining("format version 4 is newer");
   }
 
   @Test

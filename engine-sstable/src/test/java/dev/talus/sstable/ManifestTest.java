@@ -225,6 +225,7 @@ class ManifestTest {
 
   @Test
   void leftoversOfDeadGenerationsAndTempFilesAreDeleted() throws Exception {
+    Manifest.open(fs, dir).close(); // SSTables are written into a directory with a manifest
     TestData.write(fs, dir, 1, TestData.partitions(new Random(1), 5, 5), SSTableOptions.DEFAULTS);
     TestData.write(fs, dir, 2, TestData.partitions(new Random(2), 5, 5), SSTableOptions.DEFAULTS);
     Files2.write(fs, dir.resolve("nb-3-Data.db.tmp"), new byte[] {1});

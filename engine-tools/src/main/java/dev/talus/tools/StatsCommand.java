@@ -1,5 +1,6 @@
 package dev.talus.tools;
 
+import dev.talus.CommitLogSyncStats;
 import dev.talus.DiskFullStats;
 import dev.talus.IndexStatus;
 import dev.talus.SSTableSummary;
@@ -59,6 +60,7 @@ public final class StatsCommand implements Callable<Integer> {
       clockWarning(tables, now, open).ifPresent(spec.commandLine().getErr()::println);
       out.println("Total number of tables: " + tables.size());
       out.println("Disk full: " + diskFull(db.diskFullStats()));
+      out.println("Commit log: " + commitLog(db.commitLogSyncStats(), now));
       if (!db.quarantinedTables().isEmpty()) {
         out.println(
             "Tables set aside (damaged manifest): "
@@ -172,6 +174,29 @@ public final class StatsCommand implements Callable<Integer> {
         + " retries since open; last failure: "
         + orNone(d.lastFailure())
         + ")";
+  }
+
+  /**
+   * {@code BATCH; sync running since: none; 12 syncs; writes timed out: 0}, or, while an fsync is
+   * running, {@code sync running since 2026-…Z (for PT12S)} and the timed-out writes still waiting.
+   */
+  static String commitLog(CommitLogSyncStats c, Instant now) {
+    String running =
+        c.syncRunningSince()
+            .map(
+                since ->
+                    since + " (for " + java.time.Duration.between(since, now).withNanos(0) + ")")
+            .orElse("none (no sync running)");
+    return c.syncMode()
+        + "; sync running since: "
+        + running
+        + "; "
+        + c.syncs()
+        + " syncs since open; writes timed out waiting for their sync: "
+        + c.writesTimedOut()
+        + " ("
+        + c.writesAwaitingSync()
+        + " still waiting, applied when it completes)";
   }
 
   private static String orNone(String s) {

@@ -2,6 +2,8 @@ package dev.talus.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.talus.CommitLogSync;
+import dev.talus.CommitLogSyncStats;
 import dev.talus.DiskFullStats;
 import dev.talus.IndexDef;
 import dev.talus.IndexStatus;
@@ -105,6 +107,10 @@ class StatsCommandTest {
         .contains("\tCompaction retry at: none (not backing off)\n")
         .contains("\tLast compaction failure: none\n")
         .contains("\tFlush running since: none (no flush writing)\n")
+        .containsPattern(
+            "\nCommit log: PERIODIC; sync running since: none \\(no sync running\\); [0-9]+ syncs"
+                + " since open; writes timed out waiting for their sync: 0 \\(0 still waiting,"
+                + " applied when it completes\\)\n")
         .contains("\tGuardrail warnings: 0\n")
         .contains("\tGuardrail failures: 0\n")
         .containsPattern("\tBytes flushed: [0-9.]+ (bytes|KiB)\n");
@@ -136,6 +142,18 @@ class StatsCommandTest {
         .isEqualTo(
             "YES, waiting for space (2 episodes, 9 failures, 6 retries since open; last failure:"
                 + " flush of t: No space)");
+  }
+
+  @Test
+  void aStalledCommitLogSyncShowsSinceWhenAndForHowLong() {
+    Instant since = Instant.parse("2026-12-05T10:00:00Z");
+    CommitLogSyncStats stalled =
+        new CommitLogSyncStats(CommitLogSync.BATCH, Optional.of(since), 41, 3, 2);
+    assertThat(StatsCommand.commitLog(stalled, since.plusSeconds(75).plusMillis(300)))
+        .isEqualTo(
+            "BATCH; sync running since: 2026-12-05T10:00:00Z (for PT1M15S); 41 syncs since open;"
+                + " writes timed out waiting for their sync: 3 (2 still waiting, applied when it"
+                + " completes)");
   }
 
   /** Every field of {@link TableStats} shows: changing any one of them changes the output. */

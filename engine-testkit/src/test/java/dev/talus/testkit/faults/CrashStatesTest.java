@@ -9,7 +9,6 @@ import dev.talus.CompactionOptions;
 import dev.talus.DataType;
 import dev.talus.ManualClock;
 import dev.talus.ResultRow;
-import dev.talus.SSTableSummary;
 import dev.talus.Table;
 import dev.talus.TableSchema;
 import dev.talus.TalusDb;
@@ -23,13 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,12 +53,27 @@ import org.junit.jupiter.api.io.TempDir;
  * be there) and every schema change that returned; no deleted row comes back (the compaction purges
  * tombstones, so a resurrected input would show its shadowed rows); nothing else appears; no
  * temporary or unlisted SSTable file is left; and writes and a flush work (and a compaction, in the
- * prefix states). The default run checks the durable state at every crash point of each operation,
- * and the prefix and one mixed state at every fourth; the {@code crash} profile ({@code mvn -Pcrash
- * verify}) checks every state at every crash point, with {@code talus.crashstates.seeds} (20) mixed
- * states each.
+ * prefix states). A fourth state, <b>double damage</b>, is the durable state with table t's
+ * manifest and seal both cut back by one edit (damage, not a crash): the open must refuse the table
+ * when an SSTable's TOC names the lost edit, and open as usual when none does (the edit was then
+ * never acknowledged). The default run checks the durable state at every crash point of each
+ * operation, and the prefix, double-damage and one mixed state at every fourth; the {@code crash}
+ * profile ({@code mvn -Pcrash verify}) checks every state at every crash point, with {@code
+ * talus.crashstates.seeds} (20) mixed states each.
  */
 class CrashStatesTest {
+  static void copyTree(Path from, Path to) {
+    CrashStateFiles.copyTree(from, to);
+  }
+
+  static void deleteTree(Path d) {
+    CrashStateFiles.deleteTree(d);
+  }
+
+  private static Path manifestOf(Path dbDir) {
+    return CrashStateFiles.manifestOf(dbDir);
+  }
+
   @TempDir Path tmp;
 
   enum Operation {
@@ -84,10 +94,20 @@ class CrashStatesTest {
   enum State {
     PREFIX,
     DURABLE,
-    MIXED
+    MIXED,
+    /**
+     * The durable state, then damage no crash leaves ({@link ManifestDamage}): the manifest's last
+     * complete record and the seal's last record cut off (or the seal deleted). If a TOC names the
+     * lost edit, the open must refuse the table; if none does, the edit was never acknowledged and
+     * the state must open like any other.
+     */
+    DOUBLE_DAMAGE
   }
 
   private static final Map<String, Integer> CHECKED = new TreeMap<>();
+
+  /** Double-damage states whose lost edit a TOC named, so the open had to refuse the table. */
+  private static final Map<String, Integer> REFUSED = new TreeMap<>();
 
   private final ManualClock clock = ManualClock.startingAtDefault();
 
@@ -175,17 +195,6 @@ class CrashStatesTest {
       }
       assertThat(m.sizeInBytes())
           .isBetween(Manifest.REWRITE_THRESHOLD - 20, Manifest.REWRITE_THRESHOLD);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Path manifestOf(Path dbDir) {
-    try (Stream<Path> s = Files.walk(dbDir)) {
-      return s.filter(p -> p.getFileName().toString().equals(Manifest.FILE_NAME))
-          .filter(p -> p.getParent().getFileName().toString().startsWith("t-"))
-          .findFirst()
-          .orElseThrow();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -316,6 +325,10 @@ class CrashStatesTest {
         if (s != State.DURABLE && k % stride != 0 && k != n) {
           continue;
         }
+        if (s == State.DOUBLE_DAMAGE
+            && (op == Operation.SCHEMA_CHANGE || op == Operation.COMMIT_LOG_ROLL)) {
+          continue; // the operation makes no edit of table t's manifest
+        }
         int seeds = s == State.MIXED ? mixedSeeds : 1;
         for (int seed = 0; seed < seeds; seed++) {
           String problem = check(op, k, s, seed);
@@ -347,7 +360,10 @@ class CrashStatesTest {
             + (n + 1)
             + " crash points, "
             + states
-            + " crash states checked, 0 failed");
+            + " crash states checked, 0 failed"
+            + (REFUSED.containsKey(op.name())
+                ? " (double damage: " + REFUSED.get(op.name()) + " refused, the lost edit named)"
+                : ""));
   }
 
   /** One crash state; returns what is wrong with it, or null. */
@@ -368,10 +384,22 @@ class CrashStatesTest {
     String last = ops.isEmpty() ? "none" : ops.get(ops.size() - 1);
     switch (state) {
       case PREFIX -> FaultInjector.crash(db);
-      case DURABLE -> faults.crashAndLoseAllUnsynced(db);
+      case DURABLE, DOUBLE_DAMAGE -> faults.crashAndLoseAllUnsynced(db);
       case MIXED -> faults.crashAndLosePower(db);
     }
     faults.clear();
+    if (state == State.DOUBLE_DAMAGE) {
+      ManifestDamage.Done damage =
+          ManifestDamage.cutLastEdit(manifestOf(dir).getParent(), k % 2 == 1);
+      REFUSED.merge(op.name(), damage.detectable() ? 1 : 0, Integer::sum);
+      if (damage.detectable()) {
+        String refused = ManifestDamage.refused(() -> faults.open(options(dir)).close(), dir);
+        if (refused == null) {
+          deleteTree(dir);
+        }
+        return refused == null ? null : refused + " (" + damage + ", last operation: " + last + ")";
+      }
+    }
     try (TalusDb reopened = faults.open(options(dir))) {
       Table rt = reopened.table("t");
       String d = diff(rt, e);
@@ -385,7 +413,7 @@ class CrashStatesTest {
         e.rows.remove(e.inFlightKey); // settled: the writes below must not bring it back
         rt.delete().eq("p", e.inFlightKey / 1000).eq("c", e.inFlightKey % 1000).execute();
       }
-      String stray = strayFiles(dir, rt);
+      String stray = CrashStateFiles.strayFiles(dir, rt);
       if (stray != null) {
         return stray + " (last operation done: " + last + ")";
       }
@@ -425,50 +453,6 @@ class CrashStatesTest {
     }
     return "rows back from the dead or never written: "
         + got.keySet().stream().filter(key -> !e.rows.containsKey(key)).toList();
-  }
-
-  private static String strayFiles(Path dir, Table t) {
-    Set<Long> live =
-        t.sstables().stream().map(SSTableSummary::generation).collect(Collectors.toSet());
-    List<String> stray = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        String name = p.getFileName().toString();
-        boolean unlisted =
-            name.startsWith("nb-") && !live.contains(Long.parseLong(name.split("-")[1]));
-        if (name.endsWith(".tmp") || unlisted) {
-          stray.add(name);
-        }
-      }
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
-    return stray.isEmpty() ? null : "stray files " + stray;
-  }
-
-  static void copyTree(Path from, Path to) {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : s.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else if (!p.getFileName().toString().equals("LOCK")) {
-          Files.copy(p, target);
-        }
-      }
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
-  }
-
-  static void deleteTree(Path d) {
-    try (Stream<Path> s = Files.walk(d)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
   }
 
   @Test

@@ -1,9 +1,11 @@
 package dev.talus.testkit.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.talus.ClusteringOrder;
 import dev.talus.CommitLogSync;
+import dev.talus.CommitLogSyncStats;
 import dev.talus.DataType;
 import dev.talus.ResultRow;
 import dev.talus.Table;
@@ -11,6 +13,7 @@ import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import dev.talus.WriteRejectedException;
+import dev.talus.WriteTimeoutException;
 import dev.talus.testkit.FaultInjector;
 import dev.talus.testkit.FaultInjector.Operation;
 import java.nio.file.Path;
@@ -27,14 +30,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A disk that hangs instead of failing ({@link FaultInjector#stall}: an fsync or write blocks until
  * released). What is blocked and what goes on: a stalled commit-log fsync blocks the GROUP and
- * BATCH writers waiting for it, while reads of memtables and SSTables are served; PERIODIC writers
- * do not wait for the fsync and go on; a flush whose SSTable fsync stalls blocks neither writes nor
- * reads, until the memtable space is full: then writers wait and are refused with {@link
- * WriteRejectedException} after the write stall timeout, while reads go on; {@code close()} waits
- * for the stalled fsync and then closes cleanly, with the write it was making durable acknowledged
- * and there after a reopen. The tests wait for the stalled operation itself ({@link
- * FaultInjector#awaitStalled}), never for a time: an operation that must not block is run on the
- * test thread, and the timeout only stops a run that hung (a regression).
+ * BATCH writers waiting for it, while reads of memtables and SSTables are served, and shows in
+ * {@link TalusDb#commitLogSyncStats()}; past the write timeout such a write throws {@link
+ * WriteTimeoutException} and is applied, whole, once the fsync completes (a flush of its table
+ * waits for it, and shows so; a conditional write to its partition and a write held up by that
+ * flush give up with nothing written); PERIODIC writers do not wait for the fsync and go on; a
+ * flush whose SSTable fsync stalls blocks neither writes nor reads, until the memtable space is
+ * full: then writers wait and are refused with {@link WriteRejectedException} after the write stall
+ * timeout, while reads go on; {@code close()} waits for the stalled fsync and then closes cleanly,
+ * with the write it was making durable acknowledged and there after a reopen. The tests wait for
+ * the stalled operation itself ({@link FaultInjector#awaitStalled}), never for a time: an operation
+ * that must not block is run on the test thread, and the timeout only stops a run that hung (a
+ * regression).
  */
 @Timeout(120)
 class DiskStallTest {
@@ -49,7 +56,11 @@ class DiskStallTest {
   }
 
   private static TableSchema schema() {
-    return TableSchema.builder("t")
+    return schema("t");
+  }
+
+  private static TableSchema schema(String name) {
+    return TableSchema.builder(name)
         .partitionKey("p", DataType.INT)
         .clusteringColumn("c", DataType.INT, ClusteringOrder.ASC)
         .column("v", DataType.TEXT)
@@ -101,6 +112,7 @@ class DiskStallTest {
       faults.stall(Operation.FSYNC, "CommitLog-*");
       CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> insert(t, 100));
       faults.awaitStalled(1); // the writer's fsync hangs
+      assertThat(db.commitLogSyncStats().syncRunningSince()).as("the stall shows").isPresent();
       Map<Integer, String> seen = rows(t); // reads of the SSTable and the memtable go on
       seen.remove(100); // in flight: may or may not be visible yet
       assertThat(seen).isEqualTo(expected);
@@ -116,6 +128,99 @@ class DiskStallTest {
     }
   }
 
+  /**
+   * A batch over two tables whose commit-log fsync stalls past the write timeout: refused with
+   * {@link WriteTimeoutException} ({@code logged}), invisible meanwhile, shown in the stats; reads
+   * go on; a conditional write to its partition, and a write held up by a flush that waits for it,
+   * give up with nothing written; once the fsync completes the batch is applied whole, in the
+   * memtable the waiting flush then writes, and survives a crash.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = CommitLogSync.class,
+      names = {"GROUP", "BATCH"})
+  void aWriteWhoseCommitLogFsyncStallsTimesOutAndIsAppliedWholeOnceItCompletes(CommitLogSync sync)
+      throws Exception {
+    Path dir = tmp.resolve("timeout-" + sync);
+    FaultInjector faults = new FaultInjector(6);
+    Map<Integer, String> expected = new TreeMap<>();
+    TalusOptions timeout =
+        TalusOptions.builder(dir)
+            .commitLogSync(sync)
+            .writeTimeout(Duration.ofMillis(200))
+            .backgroundCompaction(false)
+            .build();
+    TalusDb db = faults.open(timeout);
+    Table t = loaded(db, expected);
+    Table u = db.createTable(schema("u"));
+    faults.stall(Operation.FSYNC, "CommitLog-*");
+    // on this thread: a write that waited without a timeout would hang the test
+    WriteTimeoutException timedOut =
+        catchThrowableOfType(
+            () ->
+                db.batch()
+                    .add(t.insert().value("p", 0).value("c", 500).value("v", "b500"))
+                    .add(u.insert().value("p", 0).value("c", 500).value("v", "b500"))
+                    .execute(),
+            WriteTimeoutException.class);
+    assertThat(timedOut).isNotNull();
+    assertThat(timedOut.logged()).isTrue();
+    assertThat(timedOut.getMessage())
+        .contains("not acknowledged within PT0.2S")
+        .contains("the commit log's sync has been running since")
+        .contains("will be applied, as a whole, once that fsync completes");
+    CommitLogSyncStats stats = db.commitLogSyncStats();
+    assertThat(stats.syncMode()).isEqualTo(sync);
+    assertThat(stats.syncRunningSince()).as("the stall shows").isPresent();
+    assertThat(stats.writesTimedOut()).isEqualTo(1);
+    assertThat(stats.writesAwaitingSync()).isEqualTo(1);
+    assertThat(rows(t)).as("reads go on; the batch is not visible").isEqualTo(expected);
+    assertThat(rows(u)).isEmpty();
+
+    WriteTimeoutException conditional =
+        catchThrowableOfType(
+            () ->
+                t.insert()
+                    .value("p", 0)
+                    .value("c", 501)
+                    .value("v", "x")
+                    .ifNotExists()
+                    .executeConditional(),
+            WriteTimeoutException.class);
+    assertThat(conditional.logged()).isFalse();
+    assertThat(conditional.getMessage())
+        .contains("an earlier write to the same partition of table t")
+        .contains("nothing was written");
+
+    CompletableFuture<Void> flush = CompletableFuture.runAsync(t::flush);
+    while (t.stats().flushRunningSince().isEmpty()) {
+      Thread.sleep(1); // waiting for the flush to reach the pending write, not for a time
+    }
+    WriteTimeoutException barrier =
+        catchThrowableOfType(() -> insert(t, 700), WriteTimeoutException.class);
+    assertThat(barrier.logged()).isFalse();
+    assertThat(barrier.getMessage()).contains("the write barrier of table t");
+    assertThat(flush).as("the flush waits for the pending write").isNotDone();
+
+    faults.releaseStalls();
+    flush.get();
+    u.flush();
+    expected.put(500, "b500");
+    assertThat(t.stats().memtableBytes())
+        .as("the batch went into the memtable the waiting flush wrote")
+        .isZero();
+    assertThat(rows(t)).isEqualTo(expected);
+    assertThat(rows(u)).containsExactly(Map.entry(500, "b500"));
+    assertThat(db.commitLogSyncStats().writesAwaitingSync()).isZero();
+    assertThat(db.commitLogSyncStats().writesTimedOut()).isEqualTo(1);
+    write(t, expected, 101);
+    FaultInjector.crash(db);
+    try (TalusDb reopened = faults.open(timeout)) {
+      assertThat(rows(reopened.table("t"))).isEqualTo(expected);
+      assertThat(rows(reopened.table("u"))).containsExactly(Map.entry(500, "b500"));
+    }
+  }
+
   @Test
   void periodicWritersGoOnWhileTheCommitLogFsyncStalls() throws Exception {
     Path dir = tmp.resolve("periodic");
@@ -126,6 +231,7 @@ class DiskStallTest {
       faults.stall(Operation.FSYNC, "CommitLog-*");
       write(t, expected, 99); // PERIODIC: acknowledged before its fsync
       faults.awaitStalled(1); // the log's sync thread hangs in its periodic fsync of it
+      assertThat(db.commitLogSyncStats().syncRunningSince()).as("the stall shows").isPresent();
       for (int c = 100; c < 300; c++) {
         write(t, expected, c); // on this thread: a write that blocked would hang the test
       }
