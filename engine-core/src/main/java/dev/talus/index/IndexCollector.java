@@ -15,11 +15,13 @@ import java.util.List;
 /**
  * Collects the index components of one SSTable from its rows, given partition by partition in the
  * SSTable's order — by {@link IndexComponentsWriter} as the SSTable is written, or by {@link
- * IndexBuilder} reading it back; both feed this one class, so both write the same bytes. Every row
- * but the static row gets the next row id in the row-key map, and each index adds the terms of the
- * row's value of its column ({@link IndexTerms#terms}) or, for a vector index, its vector ({@link
- * VectorWriters}). The row-key map's clusterings stream to its temporary file; the terms (each with
- * a RoaringBitmap of row ids) and vectors stay in memory until {@link #finish}. Not thread-safe.
+ * IndexBuilder} reading it back; both feed this one class, so both write the same bytes. Every row,
+ * the static row included (so that an index of a static column or of a partition key component
+ * finds a partition holding nothing but static values), gets the next row id in the row-key map,
+ * and each index adds the terms of the row's value of its column ({@link IndexTerms#terms}) or, for
+ * a vector index, its vector ({@link VectorWriters}). The row-key map's clusterings stream to its
+ * temporary file; the terms (each with a RoaringBitmap of row ids) and vectors stay in memory until
+ * {@link #finish}. Not thread-safe.
  */
 final class IndexCollector implements AutoCloseable {
   private final StorageFs fs;
@@ -68,11 +70,8 @@ final class IndexCollector implements AutoCloseable {
     }
   }
 
-  /** The next row of the current partition (the static row is skipped). */
+  /** The next row of the current partition (the static row first, if any). */
   void row(Row r) throws IOException {
-    if (r.isStatic()) {
-      return;
-    }
     int rowId = rows++;
     if (rowKeys != null) {
       rowKeys.row(r.clustering());

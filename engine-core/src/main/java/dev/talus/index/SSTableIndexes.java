@@ -277,8 +277,8 @@ public final class SSTableIndexes implements AutoCloseable {
       return out;
     }
     IndexTerms.Source source = IndexTerms.source(range.index(), keys);
-    // a partition key component's term is in every row of its partitions: they are read whole
-    boolean rowLevel = !keys.schema().clustering().isEmpty() && !IndexTerms.isPartition(source);
+    boolean rowLevel = // a partition-level term names partitions: they are read whole
+        !keys.schema().clustering().isEmpty() && !IndexTerms.isPartitionLevel(source, keys);
     for (SSTableReader r : sstables) {
       Attached a = attachedOf(r);
       synchronized (a) {

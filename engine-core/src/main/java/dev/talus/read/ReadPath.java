@@ -326,10 +326,11 @@ public final class ReadPath {
         }
       }
       // Cassandra: a partition with static data but no rows reads as one row with null
-      // clustering and regular columns, when the query names whole partitions
+      // clustering and regular columns, when the query names whole partitions: it restricts no
+      // clustering or regular column, and its static row passes the filters on static columns
       if (!anyRow
           && staticRow != null
-          && plan.filters().isEmpty()
+          && staticOnlyMatches(plan, staticRow)
           && !restrictsClustering(plan)
           && !resumedPartition) {
         out.add(
@@ -358,6 +359,20 @@ public final class ReadPath {
     PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
     LiveRows live = new LiveRows(visible(keys, m), now, gcBefore, counter);
     return live.hasNext() ? live.next() : null;
+  }
+
+  /**
+   * Whether a partition without rows returns its static row: no filter on a clustering or regular
+   * column (Cassandra's {@code StatementRestrictions.hasRegularColumnsRestrictions} counts regular
+   * columns only), and the static row passes every filter on a static column.
+   */
+  private boolean staticOnlyMatches(QueryPlanner.Plan plan, Row staticRow) {
+    for (QueryPlanner.Filter f : plan.filters()) {
+      if (!f.column().isStatic()) {
+        return false;
+      }
+    }
+    return ValueFilters.matches(keys, plan.filters(), null, staticRow);
   }
 
   private boolean filtersStatics(QueryPlanner.Plan plan) {

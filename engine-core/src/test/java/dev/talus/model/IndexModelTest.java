@@ -29,14 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded random operations on a table with storage-attached indexes — inserts, overwrites, cell,
  * row and partition deletes, TTLs, clock jumps, flushes, compactions, strategy switches, index
- * drops and re-creations, reopens, collection element adds, removals and TTLs — with, after each
- * step, random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements
- * and a map's values, CONTAINS KEY, a map entry (m[k] = v), equality on a frozen set,
- * case-insensitive equality on an analyzed text index, LIMIT, paging; ANN ordering on a vector
- * index) compared with a full scan of the table (which no index serves) filtered — or ranked by the
- * same similarity — in the test. A second table gets the same for indexes on partition key
- * components and clustering columns ({@link IndexKeyModel}). Prints its seeds; {@code
- * -Dtalus.index.seed=N} replays one.
+ * drops and re-creations, reopens, collection element adds, removals and TTLs, static values (with
+ * TTLs, deletions, and partitions holding nothing but static values) — with, after each step,
+ * random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements and a
+ * map's values, CONTAINS KEY, a map entry (m[k] = v), equality on a frozen set, case-insensitive
+ * equality on an analyzed text index, equality and ranges on a static column (a partition holding
+ * only static values is its one row with null clustering, as the scan returns it), LIMIT, paging;
+ * ANN ordering on a vector index) compared with a full scan of the table (which no index serves)
+ * filtered — or ranked by the same similarity — in the test. A second table gets the same for
+ * indexes on partition key components and clustering columns ({@link IndexKeyModel}). Prints its
+ * seeds; {@code -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -74,6 +76,7 @@ class IndexModelTest {
         .column("fz", DataType.frozen(DataType.set(DataType.INT)))
         .column("n", DataType.TEXT)
         .column("v", DataType.vector(DataType.FLOAT, 2))
+        .staticColumn("st", DataType.INT)
         .build();
   }
 
@@ -101,6 +104,7 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_fz", "fz").withTarget(IndexDef.Target.FULL));
       t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      t.createIndex(IndexDef.sai("t_st", "st"));
       // key-component targets on a second table, drawn from their own seeded sequence
       Random keyRnd = new Random(seed * 31 + 7);
       Table kt = IndexKeyModel.create(db);
@@ -133,6 +137,9 @@ class IndexModelTest {
     int k = rnd.nextInt(100);
     if (rnd.nextInt(3) == 0) {
       return collectionStep(rnd, t, p, c);
+    }
+    if (rnd.nextInt(8) == 0) {
+      return staticStep(rnd, t, p);
     }
     if (k < 45) {
       var ins = t.insert().value("p", p).value("c", c);
@@ -224,6 +231,29 @@ class IndexModelTest {
     return "collection write " + k;
   }
 
+  /**
+   * A write of the static column: a value (sometimes with a TTL, sometimes into partition 8 or 9,
+   * which hold nothing but static values), its deletion, or the deletion of such a partition.
+   */
+  private static String staticStep(Random rnd, Table t, int p) {
+    int k = rnd.nextInt(6);
+    int ps = k == 1 || k == 4 ? 8 + rnd.nextInt(2) : p;
+    if (k == 3) {
+      t.delete().columns("st").eq("p", ps).execute();
+      return "delete static";
+    }
+    if (k == 4) {
+      t.delete().eq("p", ps).execute();
+      return "delete static-only partition";
+    }
+    var u = t.update().set("st", rnd.nextInt(4)).where("p", ps);
+    if (k == 2) {
+      u.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
+    }
+    u.execute();
+    return "static write " + k;
+  }
+
   private static float[] vector(Random rnd) {
     return new float[] {rnd.nextFloat() * 10, rnd.nextFloat() * 10};
   }
@@ -267,7 +297,7 @@ class IndexModelTest {
   }
 
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(13);
+    int k = rnd.nextInt(16);
     if (k == 11) {
       checkAnn(rnd, t, where);
       return;
@@ -351,6 +381,22 @@ class IndexModelTest {
               r.getMap("m", String.class, Integer.class) != null
                   && Integer.valueOf(v).equals(r.getMap("m", String.class, Integer.class).get(key));
       desc = "m[" + key + "] = " + v;
+    } else if (k == 13) {
+      int v = rnd.nextInt(5);
+      q = s -> s.eq("st", v);
+      match = r -> r.getInt("st") != null && r.getInt("st") == v;
+      desc = "st = " + v;
+    } else if (k == 14) {
+      int lo = rnd.nextInt(5);
+      q = s -> s.ge("st", lo);
+      match = r -> r.getInt("st") != null && r.getInt("st") >= lo;
+      desc = "st >= " + lo;
+    } else if (k == 15) {
+      int v = rnd.nextInt(4);
+      String a = "v" + rnd.nextInt(5);
+      q = s -> s.eq("st", v).eq("a", a);
+      match = r -> r.getInt("st") != null && r.getInt("st") == v && a.equals(r.getString("a"));
+      desc = "st = " + v + " and a = " + a;
     } else {
       int p = rnd.nextInt(8);
       String v = "v" + rnd.nextInt(5);
@@ -400,7 +446,9 @@ class IndexModelTest {
         + "/"
         + r.get("fz")
         + "/"
-        + r.get("n");
+        + r.get("n")
+        + "/"
+        + r.get("st");
   }
 
   private static List<String> rows(ResultSet rs) {
