@@ -15,10 +15,10 @@ import java.util.Set;
  * What CREATE INDEX accepts: the column exists and is a regular or static column, a clustering
  * column or a component of a composite partition key; the target fits its type (the whole value of
  * a scalar, the values of a list, set or map, the keys of a map, the whole of a frozen collection);
- * the options are the analysis options, on text; no index of the same target exists; the name is
- * not taken in the keyspace. The messages follow Cassandra's ({@code
- * cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5 indexes and Talus does not
- * yet is refused as "not yet supported by Talus". Stateless.
+ * the options are the analysis options, on text values (a whole value, or a collection's elements
+ * or keys); no index of the same target exists; the name is not taken in the keyspace. The messages
+ * follow Cassandra's ({@code cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5
+ * indexes and Talus does not yet is refused as "not yet supported by Talus". Stateless.
  */
 public final class IndexRules {
   private IndexRules() {}
@@ -183,18 +183,28 @@ public final class IndexRules {
         throw new InvalidQueryException(
             "Cannot specify index analyzer on primary key column: " + c.name());
       }
-      IndexAnalyzer.of(def); // checks the values
-      DataType.Kind k = c.type().kind();
+      DataType indexed = indexedType(c.type(), def.target());
+      DataType.Kind k = indexed.kind();
       if (k != DataType.Kind.TEXT && k != DataType.Kind.ASCII) {
-        throw new InvalidQueryException(
-            "Index options "
-                + IndexAnalyzer.OPTIONS.stream().sorted().toList()
-                + " analyze text: column "
-                + c.name()
-                + " is of type "
-                + c.type().cqlName());
+        throw new InvalidQueryException("CQL type " + indexed.cqlName() + " cannot be analyzed.");
       }
+      IndexAnalyzer.of(def); // checks the values
     }
+  }
+
+  /**
+   * The type of the values an index of {@code target} holds, as Cassandra 5.0's {@code
+   * IndexTermType} takes it to decide whether they can be analyzed (only {@code text} and {@code
+   * ascii} can): a list's or set's element, a map's key (KEYS) or value (VALUES), the whole column
+   * otherwise (a map's entries and a frozen collection are no text, so Cassandra refuses them; for
+   * entries it names an internal composite type, Talus the map).
+   */
+  private static DataType indexedType(DataType t, IndexDef.Target target) {
+    return switch (target) {
+      case VALUES -> t.kind() == DataType.Kind.MAP ? t.valueType() : t.elementType();
+      case KEYS -> t.elementType();
+      default -> t;
+    };
   }
 
   /** The option names Cassandra 5.0's storage-attached index takes. */

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * map ({@link IndexDef.Target#KEYS}); for a partition key component or a clustering column, the
  * component's value in the row's key ({@link KeyPart}: every row of a partition holds the term of
  * its partition key component, the static row included); for a static column, the static row's
- * value. A text value under an analyzed index (whole values only) is analyzed first ({@link
- * IndexAnalyzer}). Stateless.
+ * value. A text value under an analyzed index (a whole value, or an element or key of a collection)
+ * is analyzed first ({@link IndexAnalyzer}). Stateless.
  */
 final class IndexTerms {
   private IndexTerms() {}
@@ -186,8 +186,12 @@ final class IndexTerms {
       if (s.target() == IndexDef.Target.ENTRIES) {
         byte[] value = termOf(s, c.value());
         term = value == null ? null : concat(c.path(), value);
+      } else if (paths) {
+        // an analyzed element is decoded from its path, analyzed and encoded again
+        term =
+            s.analyzer().changes() ? s.term(s.codec().decodeKey(c.path(), new int[1])) : c.path();
       } else {
-        term = paths ? c.path() : termOf(s, c.value());
+        term = termOf(s, c.value());
       }
       if (term != null) {
         out.accept(term);

@@ -76,6 +76,8 @@ class IndexModelTest {
         .column("fz", DataType.frozen(DataType.set(DataType.INT)))
         .column("n", DataType.TEXT)
         .column("v", DataType.vector(DataType.FLOAT, 2))
+        .column("nt", DataType.set(DataType.TEXT))
+        .column("nm", DataType.map(DataType.TEXT, DataType.INT))
         .staticColumn("st", DataType.INT)
         .build();
   }
@@ -105,6 +107,9 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
       t.createIndex(IndexDef.sai("t_st", "st"));
+      t.createIndex(IndexDef.sai("t_nt", "nt").withOption("case_sensitive", "false"));
+      t.createIndex(
+          IndexDef.sai("t_nm", "nm").withTarget(IndexDef.Target.KEYS).withOption("ascii", "true"));
       // key-component targets on a second table, drawn from their own seeded sequence
       Random keyRnd = new Random(seed * 31 + 7);
       Table kt = IndexKeyModel.create(db);
@@ -206,7 +211,7 @@ class IndexModelTest {
 
   /** A write of the collection and analyzed columns: element adds (some with a TTL), removals. */
   private static String collectionStep(Random rnd, Table t, int p, int c) {
-    int k = rnd.nextInt(8);
+    int k = rnd.nextInt(11);
     var u = t.update().where("p", p).where("c", c);
     if (rnd.nextInt(5) == 0) {
       u.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
@@ -221,6 +226,16 @@ class IndexModelTest {
       case 6 -> {
         t.delete().eq("p", p).eq("c", c).element("m", "k" + rnd.nextInt(4)).execute();
         return "delete map element";
+      }
+      case 8 -> u.add("nt", new java.util.HashSet<>(List.of(analyzedWord(rnd), analyzedWord(rnd))));
+      case 9 -> u.remove("nt", java.util.Set.of(analyzedWord(rnd)));
+      case 10 -> {
+        if (rnd.nextBoolean()) {
+          u.put("nm", accentedKey(rnd), rnd.nextInt(3));
+        } else {
+          t.delete().eq("p", p).eq("c", c).element("nm", accentedKey(rnd)).execute();
+          return "delete nm key";
+        }
       }
       default -> {
         t.delete().columns("tags").eq("p", p).eq("c", c).execute();
@@ -252,6 +267,21 @@ class IndexModelTest {
     }
     u.execute();
     return "static write " + k;
+  }
+
+  /** A word in one of several cases, so that a case-insensitive index has work to do. */
+  private static String analyzedWord(Random rnd) {
+    return List.of("Ada", "ada", "ADA", "Bob", "bob").get(rnd.nextInt(5)) + rnd.nextInt(2);
+  }
+
+  /** A key with or without its accent, so that an ascii-folding index has work to do. */
+  private static String accentedKey(Random rnd) {
+    return List.of("café", "cafe", "thé", "the").get(rnd.nextInt(4));
+  }
+
+  private static String fold(String s) {
+    return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD)
+        .replaceAll("\\p{M}+", "");
   }
 
   private static float[] vector(Random rnd) {
@@ -304,7 +334,7 @@ class IndexModelTest {
   }
 
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(16);
+    int k = rnd.nextInt(18);
     if (k == 11) {
       checkAnn(rnd, t, where);
       return;
@@ -398,6 +428,23 @@ class IndexModelTest {
       q = s -> s.ge("st", lo);
       match = r -> r.getInt("st") != null && r.getInt("st") >= lo;
       desc = "st >= " + lo;
+    } else if (k == 16) {
+      String v = analyzedWord(rnd);
+      q = s -> s.contains("nt", v);
+      match =
+          r ->
+              r.getSet("nt", String.class) != null
+                  && r.getSet("nt", String.class).stream().anyMatch(e -> e.equalsIgnoreCase(v));
+      desc = "nt contains " + v + " (case-insensitive)";
+    } else if (k == 17) {
+      String key = accentedKey(rnd);
+      q = s -> s.containsKey("nm", key);
+      match =
+          r ->
+              r.getMap("nm", String.class, Integer.class) != null
+                  && r.getMap("nm", String.class, Integer.class).keySet().stream()
+                      .anyMatch(e -> fold(e).equals(fold(key)));
+      desc = "nm contains key " + key + " (ascii-folded)";
     } else if (k == 15) {
       int v = rnd.nextInt(4);
       String a = "v" + rnd.nextInt(5);
@@ -455,7 +502,11 @@ class IndexModelTest {
         + "/"
         + r.get("n")
         + "/"
-        + r.get("st");
+        + r.get("st")
+        + "/"
+        + r.get("nt")
+        + "/"
+        + r.get("nm");
   }
 
   private static List<String> rows(ResultSet rs) {
