@@ -38,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ANN ordering on a vector index, also with a page size below its limit) compared with a full scan
  * of the table (which no index serves) filtered — or ranked by the same similarity — in the test. A
  * second table gets the same for indexes on partition key components and clustering columns ({@link
- * IndexKeyModel}). Prints its seeds; {@code -Dtalus.index.seed=N} replays one.
+ * IndexKeyModel}). Odd seeds write with a 1 KiB index write buffer, so every flush and compaction
+ * spills index terms to runs and merges them ({@code indexWriteBufferBytes}). Prints its seeds;
+ * {@code -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -85,13 +87,20 @@ class IndexModelTest {
   private void run(long seed, Path dir) {
     Random rnd = new Random(seed);
     ManualClock clock = ManualClock.startingAtDefault();
+    // odd seeds hold at most 1 KiB of index terms per SSTable written: every flush and compaction
+    // spills terms to runs on disk and merges them
+    long budget = seed % 2 == 1 ? 1024 : 32L << 20;
     UnaryOperator<TalusDb> reopen =
         old -> {
           if (old != null) {
             old.close();
           }
           return TalusDb.open(
-              TalusOptions.builder(dir).clock(clock).backgroundCompaction(false).build());
+              TalusOptions.builder(dir)
+                  .clock(clock)
+                  .backgroundCompaction(false)
+                  .indexWriteBufferBytes(budget)
+                  .build());
         };
     TalusDb db = reopen.apply(null);
     try {
