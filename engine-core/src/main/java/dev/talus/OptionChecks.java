@@ -43,6 +43,10 @@ final class OptionChecks {
       throw new InvalidSchemaException(
           "compactionThroughputMibPerSec must be >= 0, got " + o.compactionThroughputMibPerSec());
     }
+    if (o.indexWriteBufferBytes() < 1024) {
+      throw new InvalidSchemaException(
+          "indexWriteBufferBytes must be at least 1024 (1 KiB), got " + o.indexWriteBufferBytes());
+    }
     if (o.chunkCacheBytes() < 0) {
       throw new InvalidSchemaException("chunkCacheBytes must not be negative");
     }

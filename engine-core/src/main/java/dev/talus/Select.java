@@ -69,7 +69,6 @@ public final class Select {
   private int perPartitionLimit = Integer.MAX_VALUE;
   private final List<Selector> selectors = new ArrayList<>();
   private final List<String> groupBy = new ArrayList<>(0);
-
   private boolean distinct;
   private String annColumn;
   private float[] annQuery;
@@ -100,10 +99,7 @@ public final class Select {
     return addTuple(columns, Restriction.Op.EQ, List.of(values));
   }
 
-  /**
-   * {@code (c1, c2, ...) IN ((v1, v2, ...), ...)} on consecutive clustering columns; no tuples
-   * select nothing.
-   */
+  /** {@code (c1, ...) IN ((v1, ...), ...)} on consecutive clustering columns (none: no rows). */
   public Select in(List<String> columns, List<? extends List<?>> tuples) {
     return addTuple(columns, Restriction.Op.IN, tuples);
   }
@@ -312,6 +308,9 @@ public final class Select {
     if (groupBy.isEmpty()) {
       throw new InvalidQueryException("forEachGroupedRow needs groupBy(...) columns");
     }
+    if (annColumn != null) { // Cassandra's SelectStatement.TOPK_AGGREGATION_ERROR
+      throw new InvalidQueryException("Top-K queries can not be run with aggregation");
+    }
     byte[] state =
         Aggregates.group(table.store(), table.schema(), request(), List.copyOf(groupBy), each);
     return Optional.ofNullable(state).map(PagingState::new);
@@ -331,9 +330,10 @@ public final class Select {
    * Orders the rows by similarity of vector column {@code column} to {@code query}, most similar
    * first, as CQL's {@code ORDER BY column ANN OF [...]}: the column needs a vector index ({@link
    * IndexDef#sai}, its {@code similarity_function} option saying how rows are scored), the query
-   * the column's dimension, and the select a {@link #limit} of at most 1000 — the number of rows
-   * returned, all in one page. The search is exact (every vector is scored), and returns only live,
-   * current rows. The only restriction it takes is the whole partition key by {@link #eq}.
+   * the column's dimension, and the select a {@link #limit} of at most 1000 — the rows returned,
+   * all in one page whatever the {@link #pageSize} (as Cassandra 5.0 runs a top-k query). The
+   * search is exact, and returns only live, current rows; restrictions on indexed columns narrow
+   * the ranking.
    *
    * @param column a {@code vector<float, n>} column with a vector index
    * @param query the vector to compare with (copied)
@@ -425,8 +425,8 @@ public final class Select {
   }
 
   private Object aggregate(AggregateRequest.Function function, String column) {
-    if (annColumn != null) {
-      throw new InvalidQueryException("an ANN read returns rows, not aggregates");
+    if (annColumn != null) { // Cassandra's SelectStatement.TOPK_AGGREGATION_ERROR
+      throw new InvalidQueryException("Top-K queries can not be run with aggregation");
     }
     if (!groupBy.isEmpty()) {
       throw new InvalidQueryException(
@@ -438,8 +438,8 @@ public final class Select {
 
   public ResultSet execute() {
     PreparedSelect.refuseMarkers(restrictions);
-    if (annColumn != null && (!groupBy.isEmpty() || distinct)) {
-      throw new InvalidQueryException("ANN ordering takes no GROUP BY or DISTINCT");
+    if (annColumn != null && distinct) { // GROUP BY: refused by forEachGroupedRow
+      throw new InvalidQueryException("ANN ordering takes no DISTINCT");
     }
     if (!groupBy.isEmpty()) {
       return ResultSet.firstOfEachGroup(this::forEachGroupedRow);

@@ -14,6 +14,7 @@ public final class TalusOptions {
   private final long memtableSpaceBytes;
   private final int readThreads;
   private final long chunkCacheBytes;
+  private final long indexWriteBufferBytes;
   private final java.time.Duration writeStallTimeout;
   private final java.time.Duration writeTimeout;
   private final int compactionThreads;
@@ -41,6 +42,7 @@ public final class TalusOptions {
     this.memtableSpaceBytes = b.memtableSpaceBytes;
     this.readThreads = b.readThreads;
     this.chunkCacheBytes = b.chunkCacheBytes;
+    this.indexWriteBufferBytes = b.indexWriteBufferBytes;
     this.writeStallTimeout = b.writeStallTimeout;
     this.writeTimeout = b.writeTimeout;
     this.compactionThreads = b.compactionThreads;
@@ -222,6 +224,16 @@ public final class TalusOptions {
     return chunkCacheBytes;
   }
 
+  /**
+   * Heap for the index terms of one SSTable being written (a flush or compaction output, or an
+   * index build), over all its storage-attached indexes: past it the terms are spilled to sorted
+   * runs on disk and merged when the SSTable's components are finished (docs/indexes.md, "Memory
+   * while writing").
+   */
+  public long indexWriteBufferBytes() {
+    return indexWriteBufferBytes;
+  }
+
   /** How long a writer waits for memtable space before {@link WriteRejectedException}. */
   public java.time.Duration writeStallTimeout() {
     return writeStallTimeout;
@@ -250,6 +262,8 @@ public final class TalusOptions {
         + readThreads
         + ", chunkCacheBytes="
         + chunkCacheBytes
+        + ", indexWriteBufferBytes="
+        + indexWriteBufferBytes
         + ", writeStallTimeout="
         + writeStallTimeout
         + ", writeTimeout="
@@ -300,6 +314,7 @@ public final class TalusOptions {
     private long memtableSpaceBytes = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4);
     private int readThreads = 2;
     private long chunkCacheBytes = 64L << 20;
+    private long indexWriteBufferBytes = 32L << 20;
     private java.time.Duration writeStallTimeout = java.time.Duration.ofSeconds(60);
     private java.time.Duration writeTimeout = java.time.Duration.ofSeconds(60);
     private int compactionThreads = 1;
@@ -346,6 +361,16 @@ public final class TalusOptions {
     /** Decompressed-chunk cache size shared by all tables (default 64 MiB; 0 disables it). */
     public Builder chunkCacheBytes(long bytes) {
       this.chunkCacheBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Heap for the index terms of each SSTable being written, over all its indexes (default 32 MiB;
+     * at least 1 KiB — values that small are for tests, which want spills). See {@link
+     * TalusOptions#indexWriteBufferBytes()}.
+     */
+    public Builder indexWriteBufferBytes(long bytes) {
+      this.indexWriteBufferBytes = bytes;
       return this;
     }
 

@@ -97,7 +97,6 @@ class IndexDefinitionTest {
     try (TalusDb db = open()) {
       Table t = db.createTable(schema("t"));
       assertRefused(t, "p", "Cannot create secondary index on the only partition key column p");
-      assertRefused(t, "s", "Indexing static column s is not yet supported by Talus");
       assertRefused(t, "d", "Secondary indexes are not supported on duration columns");
       assertRefused(t, "zz", "Column 'zz' doesn't exist in table t");
       assertThatThrownBy(() -> IndexDef.sai("bad-name", "a"))

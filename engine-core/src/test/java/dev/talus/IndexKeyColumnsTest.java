@@ -106,25 +106,7 @@ class IndexKeyColumnsTest {
                       IndexDef.sai("one_c", "c").withOption("case_sensitive", "false")))
           .hasMessage("Cannot specify index analyzer on primary key column: c");
       single.createIndex(IndexDef.sai("one_c", "c"));
-      assertThatThrownBy(() -> single.createIndex(IndexDef.sai("one_s", "s")))
-          .hasMessageContaining("Indexing static column s is not yet supported by Talus");
-      Table withStatic =
-          db.createTable(
-              TableSchema.builder("st")
-                  .partitionKey("p", DataType.INT)
-                  .partitionKey("q", DataType.INT)
-                  .clusteringColumn("c", DataType.INT)
-                  .staticColumn("s", DataType.INT)
-                  .build());
-      assertThatThrownBy(() -> withStatic.createIndex(IndexDef.sai("st_q", "q")))
-          .hasMessageContaining(
-              "Indexing partition key column q of a table with static columns is not yet"
-                  + " supported by Talus");
-      // a static column cannot join a table whose partition key is indexed, nor an indexed key
-      // column be renamed (the index names it)
-      assertThatThrownBy(() -> t.alter().addStaticColumn("s", DataType.INT).apply())
-          .hasMessageContaining("Cannot add static column s to k: partition key column g has")
-          .hasMessageContaining("(k_g)");
+      // an indexed key column cannot be renamed (the index names it)
       assertThatThrownBy(() -> t.alter().renameColumn("c", "c2").apply())
           .hasMessage("Cannot rename column c because it has dependent secondary indexes (k_c)");
       t.dropIndex("k_c");

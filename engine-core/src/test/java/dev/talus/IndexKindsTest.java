@@ -223,8 +223,22 @@ class IndexKindsTest {
               () -> t.createIndex(IndexDef.sai("i", "name").withOption("case_sensitive", "maybe")))
           .hasMessageContaining("Illegal value for boolean option 'case_sensitive': maybe");
       assertThatThrownBy(
-              () -> t.createIndex(IndexDef.sai("i", "tags").withOption("case_sensitive", "false")))
-          .hasMessageContaining("analyze text");
+              () -> t.createIndex(IndexDef.sai("i", "nums").withOption("case_sensitive", "false")))
+          .hasMessage("CQL type int cannot be analyzed.");
+      assertThatThrownBy(
+              () ->
+                  t.createIndex(
+                      IndexDef.sai("i", "fz")
+                          .withTarget(IndexDef.Target.FULL)
+                          .withOption("ascii", "true")))
+          .hasMessage("CQL type frozen<list<int>> cannot be analyzed.");
+      assertThatThrownBy(
+              () ->
+                  t.createIndex(
+                      IndexDef.sai("i", "attrs")
+                          .withTarget(IndexDef.Target.VALUES)
+                          .withOption("normalize", "true")))
+          .hasMessage("CQL type int cannot be analyzed.");
       assertThatThrownBy(
               () ->
                   t.createIndex(IndexDef.sai("i", "name").withOption("index_analyzer", "standard")))

@@ -26,12 +26,18 @@ import org.junit.jupiter.api.io.TempDir;
  * background build (or the rebuild of a missing component) writes them by reading the SSTable back.
  * Both must write the same bytes. Seeded random data — inserts (some with a TTL), overwrites, row,
  * range, partition and cell deletions, static rows, flushes, major compactions — on a table with a
- * scalar, a range, a collection (values and map keys), an analyzed and a vector index; then every
- * index file is saved, deleted, rebuilt by the open's background build, and compared byte for byte.
- * Prints its seeds; {@code -Dtalus.index.writes.seed=N} replays one.
+ * scalar, a range, a collection (values and map keys), an analyzed, a static column's and a vector
+ * index; then every index file is saved, deleted, rebuilt by the open's background build, and
+ * compared byte for byte. The index write buffer differs between the two (a 1 KiB buffer spills
+ * terms to runs on disk, 32 MiB does not), so the bytes are also those of a bounded and an
+ * unbounded collector. Prints its seeds; {@code -Dtalus.index.writes.seed=N} replays one.
  */
 class IndexWriteEquivalenceTest {
   private static final Duration WAIT = Duration.ofMinutes(2);
+
+  /** Write and rebuild budgets by seed modulo 3 (the default seeds take each once). */
+  private static final long[][] BUDGETS = {{1024, 1024}, {1024, 32L << 20}, {32L << 20, 1024}};
+
   @TempDir Path tmp;
 
   private static TableSchema schema() {
@@ -55,12 +61,13 @@ class IndexWriteEquivalenceTest {
     t.createIndex(IndexDef.sai("t_attr_keys", "attrs").withTarget(IndexDef.Target.KEYS));
     t.createIndex(IndexDef.sai("t_name", "name").withOption("case_sensitive", "false"));
     t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+    t.createIndex(IndexDef.sai("t_s", "s"));
   }
 
   @Test
   void componentsWrittenWithTheSSTableEqualThoseBuiltByReadingItBack() throws Exception {
     String replay = System.getProperty("talus.index.writes.seed");
-    long[] seeds = replay != null ? new long[] {Long.parseLong(replay)} : new long[] {5, 23, 2026};
+    long[] seeds = replay != null ? new long[] {Long.parseLong(replay)} : new long[] {6, 23, 2026};
     for (long seed : seeds) {
       System.out.println(
           "IndexWriteEquivalenceTest seed "
@@ -75,8 +82,16 @@ class IndexWriteEquivalenceTest {
   private static void run(long seed, Path dir) throws InterruptedException {
     Random rnd = new Random(seed);
     ManualClock clock = ManualClock.startingAtDefault();
+    // the index terms of an SSTable held in memory: 1 KiB spills runs in every flush and
+    // compaction, 32 MiB never does here
+    long writeBudget = BUDGETS[(int) Math.floorMod(seed, 3L)][0];
+    long rebuildBudget = BUDGETS[(int) Math.floorMod(seed, 3L)][1];
     TalusOptions options =
-        TalusOptions.builder(dir).clock(clock).backgroundCompaction(false).build();
+        TalusOptions.builder(dir)
+            .clock(clock)
+            .backgroundCompaction(false)
+            .indexWriteBufferBytes(writeBudget)
+            .build();
     try (TalusDb db = TalusDb.open(options)) {
       Table t = db.createTable(schema());
       index(t);
@@ -95,7 +110,13 @@ class IndexWriteEquivalenceTest {
     for (String name : written.keySet()) {
       delete(dir.resolve(name));
     }
-    try (TalusDb db = TalusDb.open(options)) {
+    TalusOptions rebuild =
+        TalusOptions.builder(dir)
+            .clock(clock)
+            .backgroundCompaction(false)
+            .indexWriteBufferBytes(rebuildBudget)
+            .build();
+    try (TalusDb db = TalusDb.open(rebuild)) {
       Table t = db.table("t");
       for (IndexDef d : t.indexes()) {
         assertThat(t.awaitIndexBuilt(d.name(), WAIT)).as(d.name()).isTrue();

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reads ordered by vector similarity ({@link Select#orderByAnn}) on a vector index: the index's
- * definition and options, Cassandra's refusals of misuse, the three similarity functions, and the
- * rows returned — live and current only: overwritten, deleted and expired rows never return.
+ * definition and options, Cassandra's refusals of misuse, the three similarity functions, the rows
+ * returned — live and current only: overwritten, deleted and expired rows never return — and a page
+ * size below the limit, which returns every row in one page as Cassandra 5.0 does.
  */
 class VectorSearchTest {
   @TempDir Path dir;
@@ -89,6 +90,37 @@ class VectorSearchTest {
   }
 
   @Test
+  void aPageSizeBelowTheLimitReturnsEveryRowInOnePageAsCassandraDoes() {
+    try (TalusDb db = open()) {
+      Table t = db.createTable(schema());
+      t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      for (int c = 0; c < 12; c++) {
+        put(t, c % 3, c, c, 0);
+        if (c == 5) {
+          t.flush();
+        }
+      }
+      float[] q = {0, 0};
+      List<String> unpaged = keys(t.select().orderByAnn("v", q).limit(7).execute());
+      assertThat(unpaged).hasSize(7).startsWith("0/0", "1/1", "2/2");
+      for (int pageSize : new int[] {1, 3, 6, 7, 50}) {
+        ResultSet rs = t.select().orderByAnn("v", q).limit(7).pageSize(pageSize).execute();
+        assertThat(keys(rs)).as("page size " + pageSize).isEqualTo(unpaged);
+        assertThat(rs.pagingState()).as("page size " + pageSize).isEmpty();
+      }
+      // with the partition key and with an indexed restriction, the same
+      ResultSet inOne = t.select().eq("p", 1).orderByAnn("v", q).limit(3).pageSize(1).execute();
+      assertThat(keys(inOne)).containsExactly("1/1", "1/4", "1/7");
+      assertThat(inOne.pagingState()).isEmpty();
+      // a paging state cannot come from an ANN read: one from another read is refused
+      PagingState other = t.select().pageSize(1).execute().pagingState().orElseThrow();
+      assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).pagingState(other).execute())
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("takes no paging state");
+    }
+  }
+
+  @Test
   void misuseIsRefusedWithCassandrasMessages() {
     try (TalusDb db = open()) {
       Table t = db.createTable(schema());
@@ -99,10 +131,15 @@ class VectorSearchTest {
       t.createIndex(IndexDef.sai("t_v", "v"));
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).execute())
           .hasMessage(
-              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000");
+              "Top-K queries must have a limit specified and the limit must be less than the query"
+                  + " page size");
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(1001).execute())
           .hasMessage(
-              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000");
+              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000."
+                  + " LIMIT was 1001");
+      assertThatThrownBy(
+              () -> t.select().orderByAnn("v", q).limit(3).perPartitionLimit(1).execute())
+          .hasMessage("Top-K queries do not support per-partition limits");
       assertThatThrownBy(() -> t.select().orderByAnn("v", new float[] {1, 2, 3}).limit(3).execute())
           .isInstanceOf(InvalidQueryException.class)
           .hasMessageContaining("expected 2 elements, but given 3");
@@ -121,9 +158,14 @@ class VectorSearchTest {
           .hasMessage(
               "Zero and near-zero vectors cannot be indexed or queried with cosine similarity");
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).count())
-          .hasMessage("an ANN read returns rows, not aggregates");
+          .hasMessage("Top-K queries can not be run with aggregation");
+      assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).groupBy("p").execute())
+          .hasMessage("Top-K queries can not be run with aggregation");
+      assertThatThrownBy(
+              () -> t.select().orderByAnn("v", q).groupBy("p").forEachGroupedRow((r, f) -> {}))
+          .hasMessage("Top-K queries can not be run with aggregation");
       assertThatThrownBy(() -> t.select().orderByAnn("v", q).limit(3).distinct().execute())
-          .hasMessage("ANN ordering takes no GROUP BY or DISTINCT");
+          .hasMessage("ANN ordering takes no DISTINCT");
       // a restricted column needs an index of its own, opt-in to filtering or not
       assertThatThrownBy(() -> t.select().eq("x", 1).orderByAnn("v", q).limit(3).execute())
           .hasMessage("ANN ordering by vector requires all restricted column(s) to be indexed");

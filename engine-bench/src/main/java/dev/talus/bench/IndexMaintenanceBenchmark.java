@@ -28,8 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * random, {@code d} one of 10,000, {@code v} 100 bytes — with {@code indexes} = 0, 1 ({@code a}) or
  * 3 ({@code a}, {@code b}, {@code d}) indexes. {@code op = flush}: one flush of the 20,000 rows;
  * {@code op = compact}: one major compaction of 4 SSTables of 5,000 rows each. Each invocation gets
- * a new table, filled before the clock starts. At the end of the trial it prints the last table's
- * data and index bytes ({@code [index-size]}).
+ * a new table, filled before the clock starts; {@code buffer} is the index write buffer ({@code -p
+ * buffer=65536} makes every flush and compaction spill its index terms to runs). At the end of the
+ * trial it prints the last table's data and index bytes ({@code [index-size]}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -48,6 +49,13 @@ public class IndexMaintenanceBenchmark {
   @Param({"flush", "compact"})
   public String op;
 
+  /**
+   * Heap for the index terms of each SSTable written ({@code indexWriteBufferBytes}): the default,
+   * 32 MiB, holds this table's terms; 64 KiB spills them to runs about fifty times per SSTable.
+   */
+  @Param({"33554432"})
+  public long buffer;
+
   private TalusFixture fixture;
   private Table table;
   private int round;
@@ -56,7 +64,7 @@ public class IndexMaintenanceBenchmark {
 
   @Setup(Level.Trial)
   public void open() {
-    fixture = new TalusFixture("index-cost", 256L << 20);
+    fixture = new TalusFixture("index-cost", 256L << 20, buffer);
   }
 
   @Setup(Level.Invocation)

@@ -18,12 +18,23 @@ final class TalusFixture implements AutoCloseable {
   final BenchData data = new BenchData(42);
 
   TalusFixture(String name, long memtableSpaceBytes) {
+    this(
+        name,
+        memtableSpaceBytes,
+        TalusOptions.builder(Path.of(".")).build().indexWriteBufferBytes());
+  }
+
+  /**
+   * Like {@link #TalusFixture(String, long)}, with {@code indexWriteBufferBytes} of index terms.
+   */
+  TalusFixture(String name, long memtableSpaceBytes, long indexWriteBufferBytes) {
     this.dir = BenchDirs.create(name + "-");
     this.db =
         TalusDb.open(
             TalusOptions.builder(dir)
                 .memtableSpaceBytes(memtableSpaceBytes)
                 .chunkCacheBytes(256L << 20)
+                .indexWriteBufferBytes(indexWriteBufferBytes)
                 .build());
   }
 

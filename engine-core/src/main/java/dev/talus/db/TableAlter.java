@@ -42,9 +42,6 @@ final class TableAlter {
               "Column with name '" + a.name() + "' already exists in table " + s.name());
         }
         UserTypes.checkDefined(db.catalog, a.type(), "table " + s.name());
-        if (a.isStatic()) {
-          checkNoPartitionKeyIndex(db, store, s, a.name());
-        }
         TableSchema.Builder b = s.toBuilder();
         s =
             (a.isStatic() ? b.staticColumn(a.name(), a.type()) : b.column(a.name(), a.type()))
@@ -116,30 +113,6 @@ final class TableAlter {
     h.replaceStore(store); // the read path compiles queries against the new schema
     db.jobs().scheduleCompaction(store);
     return s;
-  }
-
-  /**
-   * Refuses a static column on a table whose partition key components are indexed: a partition
-   * holding only static values has no row in the index components ({@code IndexRules}).
-   */
-  private static void checkNoPartitionKeyIndex(
-      Database db, TableStore store, TableSchema s, String column) {
-    for (ColumnDef pk : s.partitionKey()) {
-      List<String> indexed = TableIndexes.onColumn(db, store, pk.name());
-      if (!indexed.isEmpty()) {
-        throw new InvalidQueryException(
-            "Cannot add static column "
-                + column
-                + " to "
-                + s.name()
-                + ": partition key column "
-                + pk.name()
-                + " has secondary indexes ("
-                + String.join(", ", indexed)
-                + "), and Talus does not yet index the partition key of a table with static"
-                + " columns; drop them first with DROP INDEX");
-      }
-    }
   }
 
   private static ColumnDef existing(TableSchema s, String name) {

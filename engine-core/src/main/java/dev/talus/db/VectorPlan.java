@@ -18,11 +18,13 @@ import java.util.List;
 /**
  * What an ANN read asks, checked with Cassandra 5.0's messages ({@code
  * cql3/restrictions/StatementRestrictions.java}, {@code cql3/statements/SelectStatement.java}): the
- * column has a vector index, the query vector its dimension, a LIMIT of at most 1000, no other
- * ordering; a restricted regular or static column must have an index (of its own, not the vector).
- * With the whole partition key by equality and nothing else, or no restriction, the vector index
- * ranks each source; with any other restriction (an indexed column, a clustering range) the plan is
- * {@code filtered}: the matching rows are read as a normal read would, and ranked exactly.
+ * column has a vector index, the query vector its dimension, a LIMIT of at most 1000 and no PER
+ * PARTITION LIMIT, no other ordering; a restricted regular or static column must have an index (of
+ * its own, not the vector). A page size below the LIMIT does not page the read: as Cassandra 5.0
+ * runs a top-k query ({@code SelectStatement.execute}), every row comes in one page. With the whole
+ * partition key by equality and nothing else, or no restriction, the vector index ranks each
+ * source; with any other restriction (an indexed column, a clustering range) the plan is {@code
+ * filtered}: the matching rows are read as a normal read would, and ranked exactly.
  *
  * @param column the vector column
  * @param index its vector index
@@ -40,6 +42,11 @@ record VectorPlan(
     PartitionKey partition,
     int k,
     boolean filtered) {
+  /** Cassandra's {@code SelectStatement.TOPK_LIMIT_ERROR}, for a read without a LIMIT. */
+  static final String TOPK_LIMIT_ERROR =
+      "Top-K queries must have a limit specified and the limit must be less than the query page"
+          + " size";
+
   static VectorPlan of(
       TableSchema s,
       KeyCodec keys,
@@ -65,10 +72,18 @@ record VectorPlan(
     if (index == null) {
       throw new InvalidQueryException("ANN ordering by vector requires the column to be indexed");
     }
+    if (req.limit() == Integer.MAX_VALUE) {
+      throw new InvalidQueryException(TOPK_LIMIT_ERROR);
+    }
+    if (req.perPartitionLimit() != Integer.MAX_VALUE) {
+      throw new InvalidQueryException("Top-K queries do not support per-partition limits");
+    }
     if (req.limit() > VectorRead.MAX_TOP_K) {
       throw new InvalidQueryException(
           "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than "
-              + VectorRead.MAX_TOP_K);
+              + VectorRead.MAX_TOP_K
+              + ". LIMIT was "
+              + req.limit());
     }
     float[] q;
     try {
@@ -85,10 +100,8 @@ record VectorPlan(
       throw new InvalidQueryException(
           "an ANN read returns its rows in one page (at most 1000): it takes no paging state");
     }
-    if (!req.tupleRestrictions().isEmpty()
-        || !req.tokenRestrictions().isEmpty()
-        || req.perPartitionLimit() != Integer.MAX_VALUE) {
-      throw unsupported("multi-column, token restrictions or PER PARTITION LIMIT");
+    if (!req.tupleRestrictions().isEmpty() || !req.tokenRestrictions().isEmpty()) {
+      throw unsupported("multi-column or token restrictions");
     }
     Object[] pk = new Object[s.partitionKey().size()];
     boolean filtered = false;

@@ -31,17 +31,23 @@ final class IndexBuilder {
 
   /**
    * Writes the components of {@code reader} for {@code indexes}, and the row-key map if {@code
-   * withKeys}; files of those names must not exist. The caller holds a reference on the reader.
+   * withKeys}, holding at most {@code budget} bytes of terms in memory ({@link IndexCollector});
+   * files of those names must not exist. The caller holds a reference on the reader.
    */
   static void build(
-      StorageFs fs, SSTableReader reader, KeyCodec keys, List<IndexDef> indexes, boolean withKeys)
+      StorageFs fs,
+      SSTableReader reader,
+      KeyCodec keys,
+      List<IndexDef> indexes,
+      boolean withKeys,
+      long budget)
       throws IOException {
     if (indexes.isEmpty() && !withKeys) {
       return;
     }
     SSTableDescriptor d = reader.descriptor();
     List<Path> written;
-    try (IndexCollector c = new IndexCollector(fs, d, keys, indexes, withKeys);
+    try (IndexCollector c = new IndexCollector(fs, d, keys, indexes, withKeys, budget);
         SSTableScanner scan = reader.scanner()) {
       while (scan.hasNext()) {
         PartitionData p = scan.next();

@@ -1,6 +1,8 @@
 package dev.talus.index;
 
 import dev.talus.data.PartitionKey;
+import dev.talus.sstable.IndexRowKeysReader;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -8,6 +10,7 @@ import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The rows an indexed read must look at: partitions in token order, each with the clusterings of
@@ -78,5 +81,41 @@ public final class IndexCandidates {
   /** The candidate clusterings of {@code pk}, in order; null if it is to be read whole. */
   public NavigableSet<byte[]> rowsOf(PartitionKey pk) {
     return rows.get(pk);
+  }
+
+  /**
+   * Adds the rows of {@code hits} (row ids of one SSTable, ascending, so each partition's rows come
+   * together): a partition with more hits than {@link IndexCandidates#MAX_ROWS} whole, without
+   * reading its row keys; the others row by row.
+   */
+  static void addHits(
+      IndexRowKeysReader rowKeys, RoaringBitmap hits, boolean rowLevel, IndexCandidates out)
+      throws IOException {
+    byte[] last = null;
+    int[] group = new int[IndexCandidates.MAX_ROWS + 1];
+    int n = 0;
+    for (Iterator<Integer> it = hits.iterator(); ; ) {
+      int rowId = it.hasNext() ? it.next() : -1;
+      byte[] pk = rowId < 0 ? null : rowKeys.partitionKey(rowId);
+      if (last != null && (pk == null || !Arrays.equals(last, pk))) {
+        PartitionKey key = PartitionKey.of(last);
+        if (!rowLevel || n > IndexCandidates.MAX_ROWS) {
+          out.addPartition(key);
+        } else if (!out.isWhole(key)) {
+          for (int i = 0; i < n; i++) {
+            out.addRow(key, rowKeys.rowKey(group[i]).clustering());
+          }
+        }
+        n = 0;
+      }
+      if (pk == null) {
+        return;
+      }
+      last = pk;
+      if (n < group.length) {
+        group[n] = rowId;
+      }
+      n++;
+    }
   }
 }

@@ -36,13 +36,14 @@ final class IndexComponentsWriter implements AttachedWriter {
       SSTableDescriptor desc,
       KeyCodec keys,
       List<IndexDef> indexes,
-      Map<Long, List<IndexDef>> written)
+      Map<Long, List<IndexDef>> written,
+      long budget)
       throws IOException {
     this.fs = fs;
     this.desc = desc;
     this.indexes = List.copyOf(indexes);
     this.written = written;
-    this.collector = new IndexCollector(fs, desc, keys, indexes, true);
+    this.collector = new IndexCollector(fs, desc, keys, indexes, true, budget);
   }
 
   @Override

@@ -34,9 +34,9 @@ public final class IndexQueries {
    * @param ranges one range per restricted indexed column; a row must match all of them
    * @param keyed true if the read names its partitions (then it reads them with the conditions as
    *     filters; the index adds nothing but the permission)
-   * @param request the read to recheck the candidates with: the read asked, its equalities on
-   *     columns of analyzed indexes made analyzed comparisons ({@link Restriction.Op#ANALYZED_EQ}),
-   *     so that the recheck keeps every row the index finds
+   * @param request the read to recheck the candidates with: the read asked, its equalities and
+   *     CONTAINS (KEY) on columns of analyzed indexes made analyzed comparisons ({@link
+   *     Restriction.Op#ANALYZED_EQ}), so that the recheck keeps every row the index finds
    */
   public record Plan(List<IndexRange> ranges, boolean keyed, ReadRequest request) {}
 
@@ -79,16 +79,9 @@ public final class IndexQueries {
         continue;
       }
       add(ranges, range);
-      IndexAnalyzer a = IndexAnalyzer.of(range.index());
-      if (x.op() == Restriction.Op.EQ && a.changes()) {
-        recheck.set(
-            recheck.size() - 1,
-            new Restriction(
-                x.column(),
-                Restriction.Op.ANALYZED_EQ,
-                List.of(
-                    new Restriction.Analyzed(
-                        a.analyze((String) Columns.coerce(s, c, x.value())), a))));
+      Restriction analyzed = analyzedRecheck(s, c, range.index(), x);
+      if (analyzed != null) {
+        recheck.set(recheck.size() - 1, analyzed);
       }
     }
     if (ranges.isEmpty() || (unserved && !r.allowFiltering())) {
@@ -109,6 +102,40 @@ public final class IndexQueries {
             r.tokenRestrictions(),
             r.selectors());
     return new Plan(List.copyOf(ranges), keyed, checked);
+  }
+
+  /**
+   * The recheck of {@code x} served by analyzed index {@code d} on column {@code c}: an analyzed
+   * comparison of the whole value ({@code =}), of the elements ({@code CONTAINS}) or of the keys
+   * ({@code CONTAINS KEY}), so that it keeps every row the index finds; null if {@code d} changes
+   * no value.
+   */
+  private static Restriction analyzedRecheck(
+      TableSchema s, ColumnDef c, IndexDef d, Restriction x) {
+    IndexAnalyzer a = IndexAnalyzer.of(d);
+    if (!a.changes()) {
+      return null;
+    }
+    Restriction.Analyzed.Part part;
+    Object value;
+    switch (x.op()) {
+      case EQ -> {
+        part = Restriction.Analyzed.Part.WHOLE;
+        value = Columns.coerce(s, c, x.value());
+      }
+      case CONTAINS, CONTAINS_KEY -> {
+        boolean key = x.op() == Restriction.Op.CONTAINS_KEY;
+        part = key ? Restriction.Analyzed.Part.KEY : Restriction.Analyzed.Part.ELEMENT;
+        value = IndexTerms.elementCodec(c.type(), key).coerce(x.value());
+      }
+      default -> {
+        return null;
+      }
+    }
+    return new Restriction(
+        x.column(),
+        Restriction.Op.ANALYZED_EQ,
+        List.of(new Restriction.Analyzed(a.analyze((String) value), a, part)));
   }
 
   /**
@@ -227,7 +254,9 @@ public final class IndexQueries {
     return switch (d.target()) {
       case VALUES, KEYS -> {
         TypeCodec<?> codec = IndexTerms.elementCodec(c.type(), d.target() == IndexDef.Target.KEYS);
-        yield IndexTerms.of(codec, codec.coerce(value));
+        Object v = codec.coerce(value);
+        IndexAnalyzer a = IndexAnalyzer.of(d);
+        yield IndexTerms.of(codec, a.changes() && v instanceof String text ? a.analyze(text) : v);
       }
       default -> {
         Object v = Columns.coerce(s, c, value);

@@ -12,13 +12,13 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What CREATE INDEX accepts: the column exists and is a regular column, a clustering column or a
- * component of a composite partition key; the target fits its type (the whole value of a scalar,
- * the values of a list, set or map, the keys of a map, the whole of a frozen collection); the
- * options are the analysis options, on text; no index of the same target exists; the name is not
- * taken in the keyspace. The messages follow Cassandra's ({@code
- * cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5 indexes and Talus does not
- * yet is refused as "not yet supported by Talus". Stateless.
+ * What CREATE INDEX accepts: the column exists and is a regular or static column, a clustering
+ * column or a component of a composite partition key; the target fits its type (the whole value of
+ * a scalar, the values of a list, set or map, the keys of a map, the whole of a frozen collection);
+ * the options are the analysis options, on text values (a whole value, or a collection's elements
+ * or keys); no index of the same target exists; the name is not taken in the keyspace. The messages
+ * follow Cassandra's ({@code cql3/statements/schema/CreateIndexStatement.java}); what Cassandra 5
+ * indexes and Talus does not yet is refused as "not yet supported by Talus". Stateless.
  */
 public final class IndexRules {
   private IndexRules() {}
@@ -87,45 +87,15 @@ public final class IndexRules {
   }
 
   /**
-   * Regular columns, clustering columns and the components of a composite partition key are
-   * indexed; the only partition key column is refused as Cassandra refuses it (the partition key
-   * already finds its partition). Static columns are not indexed yet, nor the partition key
-   * components of a table with static columns: a partition holding only static values has no row in
-   * the index components, so such an index would miss it.
+   * Regular and static columns, clustering columns and the components of a composite partition key
+   * are indexed; the only partition key column is refused as Cassandra refuses it (the partition
+   * key already finds its partition).
    */
   private static void checkKind(TableSchema table, ColumnDef c) {
-    switch (c.kind()) {
-      case REGULAR, CLUSTERING -> {}
-      case PARTITION_KEY -> {
-        if (table.partitionKey().size() == 1) {
-          throw new InvalidQueryException(
-              "Cannot create secondary index on the only partition key column " + c.name());
-        }
-        if (hasStatic(table)) {
-          throw new InvalidQueryException(
-              "Indexing partition key column "
-                  + c.name()
-                  + " of a table with static columns is not yet supported by Talus (a partition"
-                  + " holding only static values would not be found)");
-        }
-      }
-      case STATIC ->
-          throw new InvalidQueryException(
-              "Indexing static column "
-                  + c.name()
-                  + " is not yet supported by Talus (it indexes regular columns, clustering"
-                  + " columns and the components of a composite partition key)");
+    if (c.kind() == ColumnDef.Kind.PARTITION_KEY && table.partitionKey().size() == 1) {
+      throw new InvalidQueryException(
+          "Cannot create secondary index on the only partition key column " + c.name());
     }
-  }
-
-  /** Whether {@code table} has a static column. */
-  public static boolean hasStatic(TableSchema table) {
-    for (ColumnDef c : table.columns()) {
-      if (c.kind() == ColumnDef.Kind.STATIC) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Cassandra's rules for a target ({@code CreateIndexStatement.validateIndexTarget}). */
@@ -213,18 +183,28 @@ public final class IndexRules {
         throw new InvalidQueryException(
             "Cannot specify index analyzer on primary key column: " + c.name());
       }
-      IndexAnalyzer.of(def); // checks the values
-      DataType.Kind k = c.type().kind();
+      DataType indexed = indexedType(c.type(), def.target());
+      DataType.Kind k = indexed.kind();
       if (k != DataType.Kind.TEXT && k != DataType.Kind.ASCII) {
-        throw new InvalidQueryException(
-            "Index options "
-                + IndexAnalyzer.OPTIONS.stream().sorted().toList()
-                + " analyze text: column "
-                + c.name()
-                + " is of type "
-                + c.type().cqlName());
+        throw new InvalidQueryException("CQL type " + indexed.cqlName() + " cannot be analyzed.");
       }
+      IndexAnalyzer.of(def); // checks the values
     }
+  }
+
+  /**
+   * The type of the values an index of {@code target} holds, as Cassandra 5.0's {@code
+   * IndexTermType} takes it to decide whether they can be analyzed (only {@code text} and {@code
+   * ascii} can): a list's or set's element, a map's key (KEYS) or value (VALUES), the whole column
+   * otherwise (a map's entries and a frozen collection are no text, so Cassandra refuses them; for
+   * entries it names an internal composite type, Talus the map).
+   */
+  private static DataType indexedType(DataType t, IndexDef.Target target) {
+    return switch (target) {
+      case VALUES -> t.kind() == DataType.Kind.MAP ? t.valueType() : t.elementType();
+      case KEYS -> t.elementType();
+      default -> t;
+    };
   }
 
   /** The option names Cassandra 5.0's storage-attached index takes. */

@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * element of a list or set or each value of a map ({@link IndexDef.Target#VALUES}), each key of a
  * map ({@link IndexDef.Target#KEYS}); for a partition key component or a clustering column, the
  * component's value in the row's key ({@link KeyPart}: every row of a partition holds the term of
- * its partition key component). A text value under an analyzed index (whole values only) is
- * analyzed first ({@link IndexAnalyzer}). Stateless.
+ * its partition key component, the static row included); for a static column, the static row's
+ * value. A text value under an analyzed index (a whole value, or an element or key of a collection)
+ * is analyzed first ({@link IndexAnalyzer}). Stateless.
  */
 final class IndexTerms {
   private IndexTerms() {}
@@ -100,9 +101,16 @@ final class IndexTerms {
     return new Source(-1, def.target(), TypeCodec.of(c.type()), null, IndexAnalyzer.NONE, key);
   }
 
-  /** Whether {@code s} is the source of a partition key component's index (false for null). */
-  static boolean isPartition(Source s) {
-    return s != null && s.key() != null && s.key().partition();
+  /**
+   * Whether the terms of {@code s} belong to whole partitions (false for null): a partition key
+   * component's, which every row of a partition holds, and a static column's, which only the static
+   * row holds. A hit of such an index names its partition, not a row.
+   */
+  static boolean isPartitionLevel(Source s, KeyCodec keys) {
+    if (s == null) {
+      return false;
+    }
+    return s.key() != null ? s.key().partition() : keys.column(s.id()).isStatic();
   }
 
   /** The codec of one element: a map's key ({@code key}) or value, a list's or set's element. */
@@ -178,8 +186,12 @@ final class IndexTerms {
       if (s.target() == IndexDef.Target.ENTRIES) {
         byte[] value = termOf(s, c.value());
         term = value == null ? null : concat(c.path(), value);
+      } else if (paths) {
+        // an analyzed element is decoded from its path, analyzed and encoded again
+        term =
+            s.analyzer().changes() ? s.term(s.codec().decodeKey(c.path(), new int[1])) : c.path();
       } else {
-        term = paths ? c.path() : termOf(s, c.value());
+        term = termOf(s, c.value());
       }
       if (term != null) {
         out.accept(term);

@@ -22,19 +22,26 @@ import java.util.function.Supplier;
  */
 final class IndexWrites {
   private final StorageFs fs;
+  private final long budget;
 
   /** The definitions each committed output was written with, until {@link #complete} takes them. */
   private final Map<Long, List<IndexDef>> written = new ConcurrentHashMap<>();
 
-  IndexWrites(StorageFs fs) {
+  /**
+   * Writes with {@code budget} bytes of terms held in memory per output ({@link IndexCollector}).
+   */
+  IndexWrites(StorageFs fs, long budget) {
     this.fs = fs;
+    this.budget = budget;
   }
 
   /** Writers of the components of {@code definitions}' indexes (read as each output starts). */
   AttachedWriter.Factory factory(KeyCodec keys, Supplier<List<IndexDef>> definitions) {
     return desc -> {
       List<IndexDef> defs = definitions.get();
-      return defs.isEmpty() ? null : new IndexComponentsWriter(fs, desc, keys, defs, written);
+      return defs.isEmpty()
+          ? null
+          : new IndexComponentsWriter(fs, desc, keys, defs, written, budget);
     };
   }
 
@@ -47,7 +54,7 @@ final class IndexWrites {
   void complete(SSTableReader reader, KeyCodec keys, List<IndexDef> defs) throws IOException {
     List<IndexDef> done = written.remove(reader.generation());
     if (done == null) {
-      IndexBuilder.build(fs, reader, keys, defs, true);
+      IndexBuilder.build(fs, reader, keys, defs, true, budget);
       return;
     }
     SSTableDescriptor d = reader.descriptor();
@@ -62,7 +69,7 @@ final class IndexWrites {
         missing.add(def);
       }
     }
-    IndexBuilder.build(fs, reader, keys, missing, false);
+    IndexBuilder.build(fs, reader, keys, missing, false, budget);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.talus.index;
 
 import dev.talus.IndexDef;
 import dev.talus.IndexStatus;
-import dev.talus.data.PartitionKey;
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
 import dev.talus.io.CorruptFileException;
@@ -18,7 +17,6 @@ import dev.talus.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -43,6 +41,7 @@ public final class SSTableIndexes implements AutoCloseable {
 
   private final StorageFs fs;
   private final String table;
+  private final long budget;
   private volatile List<IndexDef> definitions = List.of();
   private final Map<Long, Attached> attached = new ConcurrentHashMap<>();
   private final Map<String, IndexProgress> progress = new ConcurrentHashMap<>();
@@ -61,10 +60,15 @@ public final class SSTableIndexes implements AutoCloseable {
     final Map<String, VectorGraphs.Opened> vectors = new HashMap<>();
   }
 
-  public SSTableIndexes(StorageFs fs, String table) {
+  /**
+   * The indexes of table {@code table}, whose components are written holding at most {@code budget}
+   * bytes of terms in memory per SSTable ({@link IndexCollector}).
+   */
+  public SSTableIndexes(StorageFs fs, String table, long budget) {
     this.fs = fs;
     this.table = table;
-    this.writes = new IndexWrites(fs);
+    this.budget = budget;
+    this.writes = new IndexWrites(fs, budget);
   }
 
   /** The indexes of the table now, in creation order. */
@@ -277,8 +281,8 @@ public final class SSTableIndexes implements AutoCloseable {
       return out;
     }
     IndexTerms.Source source = IndexTerms.source(range.index(), keys);
-    // a partition key component's term is in every row of its partitions: they are read whole
-    boolean rowLevel = !keys.schema().clustering().isEmpty() && !IndexTerms.isPartition(source);
+    boolean rowLevel = // a partition-level term names partitions: they are read whole
+        !keys.schema().clustering().isEmpty() && !IndexTerms.isPartitionLevel(source, keys);
     for (SSTableReader r : sstables) {
       Attached a = attachedOf(r);
       synchronized (a) {
@@ -289,7 +293,7 @@ public final class SSTableIndexes implements AutoCloseable {
         RoaringBitmap rows =
             terms.range(
                 range.lower(), range.lowerInclusive(), range.upper(), range.upperInclusive());
-        addHits(a.keys, rows, rowLevel, out);
+        IndexCandidates.addHits(a.keys, rows, rowLevel, out);
       }
     }
     if (source == null) {
@@ -340,42 +344,6 @@ public final class SSTableIndexes implements AutoCloseable {
     }
   }
 
-  /**
-   * Adds the rows of {@code hits} (row ids of one SSTable, ascending, so each partition's rows come
-   * together): a partition with more hits than {@link IndexCandidates#MAX_ROWS} whole, without
-   * reading its row keys; the others row by row.
-   */
-  private static void addHits(
-      IndexRowKeysReader rowKeys, RoaringBitmap hits, boolean rowLevel, IndexCandidates out)
-      throws IOException {
-    byte[] last = null;
-    int[] group = new int[IndexCandidates.MAX_ROWS + 1];
-    int n = 0;
-    for (Iterator<Integer> it = hits.iterator(); ; ) {
-      int rowId = it.hasNext() ? it.next() : -1;
-      byte[] pk = rowId < 0 ? null : rowKeys.partitionKey(rowId);
-      if (last != null && (pk == null || !Arrays.equals(last, pk))) {
-        PartitionKey key = PartitionKey.of(last);
-        if (!rowLevel || n > IndexCandidates.MAX_ROWS) {
-          out.addPartition(key);
-        } else if (!out.isWhole(key)) {
-          for (int i = 0; i < n; i++) {
-            out.addRow(key, rowKeys.rowKey(group[i]).clustering());
-          }
-        }
-        n = 0;
-      }
-      if (pk == null) {
-        return;
-      }
-      last = pk;
-      if (n < group.length) {
-        group[n] = rowId;
-      }
-      n++;
-    }
-  }
-
   /** Closes the components of SSTables that are no longer live. */
   public void retain(List<SSTableReader> live) {
     Set<Long> gens = new HashSet<>();
@@ -420,7 +388,7 @@ public final class SSTableIndexes implements AutoCloseable {
     } catch (NoSuchFileException | CorruptFileException e) {
       rebuilding(file, e);
       fs.delete(file);
-      IndexBuilder.build(fs, r, keys, List.of(def), false);
+      IndexBuilder.build(fs, r, keys, List.of(def), false, budget);
       t = IndexTermsReader.open(fs, file, r.generation());
     }
     a.terms.put(def.name(), t);
@@ -446,7 +414,7 @@ public final class SSTableIndexes implements AutoCloseable {
     } catch (NoSuchFileException | CorruptFileException e) {
       rebuilding(file, e);
       VectorGraphs.delete(fs, r.descriptor(), def.name());
-      IndexBuilder.build(fs, r, keys, List.of(def), false);
+      IndexBuilder.build(fs, r, keys, List.of(def), false, budget);
       v = IndexVectorsReader.open(fs, file, r.generation());
     }
     a.vectors.put(
@@ -461,7 +429,7 @@ public final class SSTableIndexes implements AutoCloseable {
     } catch (NoSuchFileException | CorruptFileException e) {
       rebuilding(file, e);
       fs.delete(file);
-      IndexBuilder.build(fs, r, keys, List.of(), true);
+      IndexBuilder.build(fs, r, keys, List.of(), true, budget);
       return IndexRowKeysReader.open(fs, file, r.generation());
     }
   }

@@ -24,7 +24,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -202,8 +201,8 @@ public final class ReadPath {
     List<ResultRow> out = new ArrayList<>();
     byte[] paging =
         plan.merged()
-            ? merge(plan, perPartition, want, remainingLimit, out)
-            : concatenate(plan, perPartition, first, want, remainingLimit, out);
+            ? PageAssembly.merge(plan, perPartition, want, remainingLimit, out)
+            : PageAssembly.concatenate(plan, perPartition, first, want, remainingLimit, out);
     metrics.readDone(tombstones.scanned.get());
     return new ReadResult(out, paging, sources.get(), tombstones.scanned.get());
   }
@@ -255,82 +254,6 @@ public final class ReadPath {
       return fetch;
     }
     return Math.min(fetch, plan.perPartitionLimit() - r.inPartition());
-  }
-
-  /** Partition after partition (Cassandra's order without ORDER BY); the paging state, or null. */
-  private static byte[] concatenate(
-      QueryPlanner.Plan plan,
-      List<List<Found>> perPartition,
-      int first,
-      int want,
-      int remainingLimit,
-      List<ResultRow> out) {
-    Found last = null;
-    int inLast = 0;
-    for (int i = first; i < perPartition.size(); i++) {
-      for (Found f : perPartition.get(i)) {
-        if (out.size() == want) {
-          return out.size() < remainingLimit ? state(plan, last, out.size(), inLast) : null;
-        }
-        out.add(f.row);
-        inLast = last != null && last.partition == f.partition ? inLast + 1 : 1;
-        last = f;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * The partitions' rows merged into the query's clustering order, ties in partition order (as
-   * Cassandra's stable sort of the rows it read partition after partition leaves them); the paging
-   * state, or null.
-   */
-  private static byte[] merge(
-      QueryPlanner.Plan plan,
-      List<List<Found>> perPartition,
-      int want,
-      int remainingLimit,
-      List<ResultRow> out) {
-    int n = perPartition.size();
-    int[] next = new int[n];
-    boolean reversed = plan.reversed();
-    PriorityQueue<Integer> heads =
-        new PriorityQueue<>(
-            n,
-            (a, b) -> {
-              int c =
-                  ClusteringBytes.compare(
-                      perPartition.get(a).get(next[a]).clustering,
-                      perPartition.get(b).get(next[b]).clustering);
-              return c != 0 ? (reversed ? -c : c) : Integer.compare(a, b);
-            });
-    for (int i = 0; i < n; i++) {
-      if (!perPartition.get(i).isEmpty()) {
-        heads.add(i);
-      }
-    }
-    Found last = null;
-    while (!heads.isEmpty()) {
-      int i = heads.poll();
-      Found f = perPartition.get(i).get(next[i]++);
-      if (out.size() == want) {
-        return out.size() < remainingLimit ? state(plan, last, out.size(), 0) : null;
-      }
-      out.add(f.row);
-      last = f;
-      if (next[i] < perPartition.get(i).size()) {
-        heads.add(i);
-      }
-    }
-    return null;
-  }
-
-  private static byte[] state(QueryPlanner.Plan plan, Found last, int rows, int inLast) {
-    Paging.Resume r = plan.resume();
-    int inPartition =
-        inLast + (r.after() != null && r.startPartition() == last.partition ? r.inPartition() : 0);
-    return Paging.pagingState(
-        plan, last.partition, last.clustering, r.alreadyReturned() + rows, inPartition);
   }
 
   /** A result row, with its partition (an index in the read's partition order) and clustering. */
@@ -417,10 +340,11 @@ public final class ReadPath {
         }
       }
       // Cassandra: a partition with static data but no rows reads as one row with null
-      // clustering and regular columns, when the query names whole partitions
+      // clustering and regular columns, when the query names whole partitions: it restricts no
+      // clustering or regular column, and its static row passes the filters on static columns
       if (!anyRow
           && staticRow != null
-          && plan.filters().isEmpty()
+          && staticOnlyMatches(plan, staticRow)
           && !restrictsClustering(plan)
           && !resumedPartition) {
         out.add(
@@ -449,6 +373,20 @@ public final class ReadPath {
     PartitionMerger.Merged m = PartitionMerger.merge(key, snapshot.sources(), Slice.STATIC, false);
     LiveRows live = new LiveRows(visible(keys, m), now, gcBefore, counter);
     return live.hasNext() ? live.next() : null;
+  }
+
+  /**
+   * Whether a partition without rows returns its static row: no filter on a clustering or regular
+   * column (Cassandra's {@code StatementRestrictions.hasRegularColumnsRestrictions} counts regular
+   * columns only), and the static row passes every filter on a static column.
+   */
+  private boolean staticOnlyMatches(QueryPlanner.Plan plan, Row staticRow) {
+    for (QueryPlanner.Filter f : plan.filters()) {
+      if (!f.column().isStatic()) {
+        return false;
+      }
+    }
+    return ValueFilters.matches(keys, plan.filters(), null, staticRow);
   }
 
   private boolean filtersStatics(QueryPlanner.Plan plan) {

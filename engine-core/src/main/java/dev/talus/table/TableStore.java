@@ -93,7 +93,9 @@ public final class TableStore {
     this.guardrails = new PartitionGuardrails(this, ctx.options(), ctx.metrics());
     this.compactions = new TableCompactions(this, ctx, host);
     this.flusher = new Flusher(this, ctx, host);
-    this.indexes = new dev.talus.index.SSTableIndexes(ctx.fs(), schema.name());
+    this.indexes =
+        new dev.talus.index.SSTableIndexes(
+            ctx.fs(), schema.name(), ctx.options().indexWriteBufferBytes());
   }
 
   /** The table's storage-attached indexes and their components. */

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * <p>Unsafe is reached reflectively (it is exported and opened by {@code jdk.unsupported}), so the
  * walk needs no {@code --add-opens}. Not thread-safe; walk a graph nobody modifies.
  */
-final class RetainedHeap {
+public final class RetainedHeap {
   private static final MethodHandle FIELD_OFFSET;
   private static final MethodHandle GET_REFERENCE;
   private static final MethodHandle ARRAY_BASE;
@@ -78,7 +78,7 @@ final class RetainedHeap {
   private final Set<Object> shared = Collections.newSetFromMap(new IdentityHashMap<>());
 
   /** What a walk found: total bytes and, per class name, {objects, bytes}. */
-  record Result(long bytes, Map<String, long[]> byClass) {
+  public record Result(long bytes, Map<String, long[]> byClass) {
     long objects(Class<?> c) {
       long[] v = byClass.get(c.getName());
       return v == null ? 0 : v[0];
@@ -101,7 +101,7 @@ final class RetainedHeap {
   }
 
   /** Declares the static reference fields' values of {@code classes} shared (not counted). */
-  RetainedHeap sharedStaticsOf(Class<?>... classes) {
+  public RetainedHeap sharedStaticsOf(Class<?>... classes) {
     for (Class<?> c : classes) {
       for (Field f : c.getDeclaredFields()) {
         if (Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()) {
@@ -120,8 +120,18 @@ final class RetainedHeap {
     return this;
   }
 
+  /** Declares {@code objects} shared (not counted, and not walked through). */
+  public RetainedHeap shared(Object... objects) {
+    for (Object o : objects) {
+      if (o != null) {
+        shared.add(o);
+      }
+    }
+    return this;
+  }
+
   /** Walks everything reachable from {@code root} (included) that is not shared. */
-  Result measure(Object root) {
+  public Result measure(Object root) {
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     ArrayDeque<Object> todo = new ArrayDeque<>();
     todo.push(root);

@@ -29,14 +29,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded random operations on a table with storage-attached indexes — inserts, overwrites, cell,
  * row and partition deletes, TTLs, clock jumps, flushes, compactions, strategy switches, index
- * drops and re-creations, reopens, collection element adds, removals and TTLs — with, after each
- * step, random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements
- * and a map's values, CONTAINS KEY, a map entry (m[k] = v), equality on a frozen set,
- * case-insensitive equality on an analyzed text index, LIMIT, paging; ANN ordering on a vector
- * index) compared with a full scan of the table (which no index serves) filtered — or ranked by the
- * same similarity — in the test. A second table gets the same for indexes on partition key
- * components and clustering columns ({@link IndexKeyModel}). Prints its seeds; {@code
- * -Dtalus.index.seed=N} replays one.
+ * drops and re-creations, reopens, collection element adds, removals and TTLs, static values (with
+ * TTLs, deletions, and partitions holding nothing but static values) — with, after each step,
+ * random indexed reads (equality, ranges, AND of two indexes, CONTAINS on a set's elements and a
+ * map's values, CONTAINS KEY, a map entry (m[k] = v), equality on a frozen set, case-insensitive
+ * equality on an analyzed text index, equality and ranges on a static column (a partition holding
+ * only static values is its one row with null clustering, as the scan returns it), LIMIT, paging;
+ * ANN ordering on a vector index, also with a page size below its limit) compared with a full scan
+ * of the table (which no index serves) filtered — or ranked by the same similarity — in the test. A
+ * second table gets the same for indexes on partition key components and clustering columns ({@link
+ * IndexKeyModel}). Odd seeds write with a 1 KiB index write buffer, so every flush and compaction
+ * spills index terms to runs and merges them ({@code indexWriteBufferBytes}). Prints its seeds;
+ * {@code -Dtalus.index.seed=N} replays one.
  */
 class IndexModelTest {
   private static final int STEPS = 200;
@@ -74,19 +78,29 @@ class IndexModelTest {
         .column("fz", DataType.frozen(DataType.set(DataType.INT)))
         .column("n", DataType.TEXT)
         .column("v", DataType.vector(DataType.FLOAT, 2))
+        .column("nt", DataType.set(DataType.TEXT))
+        .column("nm", DataType.map(DataType.TEXT, DataType.INT))
+        .staticColumn("st", DataType.INT)
         .build();
   }
 
   private void run(long seed, Path dir) {
     Random rnd = new Random(seed);
     ManualClock clock = ManualClock.startingAtDefault();
+    // odd seeds hold at most 1 KiB of index terms per SSTable written: every flush and compaction
+    // spills terms to runs on disk and merges them
+    long budget = seed % 2 == 1 ? 1024 : 32L << 20;
     UnaryOperator<TalusDb> reopen =
         old -> {
           if (old != null) {
             old.close();
           }
           return TalusDb.open(
-              TalusOptions.builder(dir).clock(clock).backgroundCompaction(false).build());
+              TalusOptions.builder(dir)
+                  .clock(clock)
+                  .backgroundCompaction(false)
+                  .indexWriteBufferBytes(budget)
+                  .build());
         };
     TalusDb db = reopen.apply(null);
     try {
@@ -101,6 +115,10 @@ class IndexModelTest {
       t.createIndex(IndexDef.sai("t_fz", "fz").withTarget(IndexDef.Target.FULL));
       t.createIndex(IndexDef.sai("t_n", "n").withOption("case_sensitive", "false"));
       t.createIndex(IndexDef.sai("t_v", "v").withOption("similarity_function", "euclidean"));
+      t.createIndex(IndexDef.sai("t_st", "st"));
+      t.createIndex(IndexDef.sai("t_nt", "nt").withOption("case_sensitive", "false"));
+      t.createIndex(
+          IndexDef.sai("t_nm", "nm").withTarget(IndexDef.Target.KEYS).withOption("ascii", "true"));
       // key-component targets on a second table, drawn from their own seeded sequence
       Random keyRnd = new Random(seed * 31 + 7);
       Table kt = IndexKeyModel.create(db);
@@ -133,6 +151,9 @@ class IndexModelTest {
     int k = rnd.nextInt(100);
     if (rnd.nextInt(3) == 0) {
       return collectionStep(rnd, t, p, c);
+    }
+    if (rnd.nextInt(8) == 0) {
+      return staticStep(rnd, t, p);
     }
     if (k < 45) {
       var ins = t.insert().value("p", p).value("c", c);
@@ -199,7 +220,7 @@ class IndexModelTest {
 
   /** A write of the collection and analyzed columns: element adds (some with a TTL), removals. */
   private static String collectionStep(Random rnd, Table t, int p, int c) {
-    int k = rnd.nextInt(8);
+    int k = rnd.nextInt(11);
     var u = t.update().where("p", p).where("c", c);
     if (rnd.nextInt(5) == 0) {
       u.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
@@ -215,6 +236,16 @@ class IndexModelTest {
         t.delete().eq("p", p).eq("c", c).element("m", "k" + rnd.nextInt(4)).execute();
         return "delete map element";
       }
+      case 8 -> u.add("nt", new java.util.HashSet<>(List.of(analyzedWord(rnd), analyzedWord(rnd))));
+      case 9 -> u.remove("nt", java.util.Set.of(analyzedWord(rnd)));
+      case 10 -> {
+        if (rnd.nextBoolean()) {
+          u.put("nm", accentedKey(rnd), rnd.nextInt(3));
+        } else {
+          t.delete().eq("p", p).eq("c", c).element("nm", accentedKey(rnd)).execute();
+          return "delete nm key";
+        }
+      }
       default -> {
         t.delete().columns("tags").eq("p", p).eq("c", c).execute();
         return "delete set";
@@ -222,6 +253,44 @@ class IndexModelTest {
     }
     u.execute();
     return "collection write " + k;
+  }
+
+  /**
+   * A write of the static column: a value (sometimes with a TTL, sometimes into partition 8 or 9,
+   * which hold nothing but static values), its deletion, or the deletion of such a partition.
+   */
+  private static String staticStep(Random rnd, Table t, int p) {
+    int k = rnd.nextInt(6);
+    int ps = k == 1 || k == 4 ? 8 + rnd.nextInt(2) : p;
+    if (k == 3) {
+      t.delete().columns("st").eq("p", ps).execute();
+      return "delete static";
+    }
+    if (k == 4) {
+      t.delete().eq("p", ps).execute();
+      return "delete static-only partition";
+    }
+    var u = t.update().set("st", rnd.nextInt(4)).where("p", ps);
+    if (k == 2) {
+      u.ttl(Duration.ofSeconds(1 + rnd.nextInt(20)));
+    }
+    u.execute();
+    return "static write " + k;
+  }
+
+  /** A word in one of several cases, so that a case-insensitive index has work to do. */
+  private static String analyzedWord(Random rnd) {
+    return List.of("Ada", "ada", "ADA", "Bob", "bob").get(rnd.nextInt(5)) + rnd.nextInt(2);
+  }
+
+  /** A key with or without its accent, so that an ascii-folding index has work to do. */
+  private static String accentedKey(Random rnd) {
+    return List.of("café", "cafe", "thé", "the").get(rnd.nextInt(4));
+  }
+
+  private static String fold(String s) {
+    return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD)
+        .replaceAll("\\p{M}+", "");
   }
 
   private static float[] vector(Random rnd) {
@@ -253,6 +322,13 @@ class IndexModelTest {
     assertThat(rows(s.execute()))
         .as(where + ": ANN of " + java.util.Arrays.toString(q) + " limit " + limit + " p " + p)
         .isEqualTo(expected);
+    // a page size below the limit: every row in one page, as Cassandra 5.0 reads a top-k query
+    int pageSize = 1 + rnd.nextInt(limit);
+    ResultSet paged = s.pageSize(pageSize).execute();
+    assertThat(rows(paged))
+        .as(where + ": the same ANN read, page size " + pageSize)
+        .isEqualTo(expected);
+    assertThat(paged.pagingState()).as(where + ": ANN page size " + pageSize).isEmpty();
   }
 
   private static void awaitBuilt(Table t) {
@@ -267,7 +343,7 @@ class IndexModelTest {
   }
 
   private static void check(Random rnd, Table t, String where) {
-    int k = rnd.nextInt(13);
+    int k = rnd.nextInt(18);
     if (k == 11) {
       checkAnn(rnd, t, where);
       return;
@@ -351,6 +427,39 @@ class IndexModelTest {
               r.getMap("m", String.class, Integer.class) != null
                   && Integer.valueOf(v).equals(r.getMap("m", String.class, Integer.class).get(key));
       desc = "m[" + key + "] = " + v;
+    } else if (k == 13) {
+      int v = rnd.nextInt(5);
+      q = s -> s.eq("st", v);
+      match = r -> r.getInt("st") != null && r.getInt("st") == v;
+      desc = "st = " + v;
+    } else if (k == 14) {
+      int lo = rnd.nextInt(5);
+      q = s -> s.ge("st", lo);
+      match = r -> r.getInt("st") != null && r.getInt("st") >= lo;
+      desc = "st >= " + lo;
+    } else if (k == 16) {
+      String v = analyzedWord(rnd);
+      q = s -> s.contains("nt", v);
+      match =
+          r ->
+              r.getSet("nt", String.class) != null
+                  && r.getSet("nt", String.class).stream().anyMatch(e -> e.equalsIgnoreCase(v));
+      desc = "nt contains " + v + " (case-insensitive)";
+    } else if (k == 17) {
+      String key = accentedKey(rnd);
+      q = s -> s.containsKey("nm", key);
+      match =
+          r ->
+              r.getMap("nm", String.class, Integer.class) != null
+                  && r.getMap("nm", String.class, Integer.class).keySet().stream()
+                      .anyMatch(e -> fold(e).equals(fold(key)));
+      desc = "nm contains key " + key + " (ascii-folded)";
+    } else if (k == 15) {
+      int v = rnd.nextInt(4);
+      String a = "v" + rnd.nextInt(5);
+      q = s -> s.eq("st", v).eq("a", a);
+      match = r -> r.getInt("st") != null && r.getInt("st") == v && a.equals(r.getString("a"));
+      desc = "st = " + v + " and a = " + a;
     } else {
       int p = rnd.nextInt(8);
       String v = "v" + rnd.nextInt(5);
@@ -400,7 +509,13 @@ class IndexModelTest {
         + "/"
         + r.get("fz")
         + "/"
-        + r.get("n");
+        + r.get("n")
+        + "/"
+        + r.get("st")
+        + "/"
+        + r.get("nt")
+        + "/"
+        + r.get("nm");
   }
 
   private static List<String> rows(ResultSet rs) {

@@ -101,7 +101,12 @@ public final class IndexRowKeysReader implements AutoCloseable {
     DataInputStream in = new DataInputStream(src);
     try {
       FileFormat.checkHeader(
-          in, file, IndexRowKeysWriter.NAME, generation, IndexRowKeysWriter.VERSION, 1);
+          in,
+          file,
+          IndexRowKeysWriter.NAME,
+          generation,
+          IndexRowKeysWriter.VERSION,
+          IndexRowKeysWriter.VERSION);
       long[] offsets = new long[blocks + 1];
       for (int row = 0; row < rows; row++) {
         if (row % IndexRowKeysWriter.BLOCK_ROWS == 0) {

@@ -12,13 +12,20 @@ import java.util.List;
  * Writes the row-key map that the storage-attached indexes of one SSTable share: for each row id,
  * in the order the SSTable holds its rows, the row's partition key and clustering, so that the row
  * ids an index term names can be turned back into keys to read. Rows are given in order, partition
- * by partition, with {@link #startPartition} then {@link #row}; row ids are assigned from 0 in that
- * order. Laid out as docs/file-format.md ("SAI row-key map") says. Streams the clusterings to the
- * file and holds only the partition keys in memory. Not thread-safe.
+ * by partition, with {@link #startPartition} then {@link #row} (the static row, if any, first, with
+ * its static clustering); row ids are assigned from 0 in that order. Laid out as
+ * docs/file-format.md ("SAI row-key map") says. Streams the clusterings to the file and holds only
+ * the partition keys in memory. Not thread-safe.
  */
 public final class IndexRowKeysWriter implements AutoCloseable {
   static final String NAME = "SaiKeys";
-  static final int VERSION = 1;
+
+  /**
+   * The layout version in the file header. Version 2 gives the static row a row id too (version 1
+   * skipped it, so the row ids of an SSTable with static rows differ): a version 1 file is refused
+   * as outdated and rebuilt.
+   */
+  static final int VERSION = 2;
 
   /** Rows per clustering block: the unit of a lookup read. */
   static final int BLOCK_ROWS = 64;

@@ -83,6 +83,41 @@ class VectorCqlTest {
   }
 
   @Test
+  void aPageSizeBelowTheLimitReadsEveryRowIntoOnePageWithCassandrasWarning() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE items (k int, id int, v vector<float, 3>, PRIMARY KEY (k, id))");
+      t.cql.execute(
+          "CREATE INDEX ON items (v) USING 'sai' WITH OPTIONS = {'similarity_function':"
+              + " 'euclidean'}");
+      PreparedCql ins = t.cql.prepare("INSERT INTO items (k, id, v) VALUES (?, ?, ?)");
+      for (int i = 0; i < 12; i++) {
+        ins.execute(i % 2, i, new float[] {i, 0, 0});
+      }
+      t.db.table("items").flush();
+      String q = "SELECT id FROM items ORDER BY v ANN OF [0, 0, 0] LIMIT 10";
+      CqlResult whole = t.cql.execute(q);
+      assertThat(ids(whole)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+      assertThat(whole.warnings()).isEmpty();
+      dev.talus.cql.TalusSession paged =
+          dev.talus.cql.TalusSession.builder(t.db).fetchSize(9).build();
+      CqlResult one = paged.execute(q);
+      assertThat(ids(one)).isEqualTo(ids(whole));
+      assertThat(one.pagingState()).isEmpty();
+      assertThat(one.warnings())
+          .containsExactly(
+              "Top-K queries do not support paging and the page size is set to 9, which is less"
+                  + " than LIMIT 10. The page size has been set to 10 to match the LIMIT.");
+      // a page size at the LIMIT or above pages nothing and warns of nothing
+      CqlResult eleven = dev.talus.cql.TalusSession.builder(t.db).fetchSize(11).build().execute(q);
+      assertThat(ids(eleven)).isEqualTo(ids(whole));
+      assertThat(eleven.warnings()).isEmpty();
+      CqlResult inPartition =
+          paged.execute("SELECT id FROM items WHERE k = 1 ORDER BY v ANN OF [0, 0, 0] LIMIT 10");
+      assertThat(ids(inPartition)).containsExactly(1, 3, 5, 7, 9, 11);
+    }
+  }
+
+  @Test
   void misuseIsRefusedWithCassandrasMessages() {
     try (CqlDb t = new CqlDb(dir)) {
       t.cql.execute("CREATE TABLE items (id int, c int, v vector<float, 3>, PRIMARY KEY (id, c))");
@@ -93,7 +128,27 @@ class VectorCqlTest {
       t.cql.execute("CREATE INDEX ON items (v) USING 'sai'");
       assertThatThrownBy(() -> t.cql.execute("SELECT * FROM items ORDER BY v ANN OF [1, 0, 0]"))
           .hasMessageContaining(
-              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000");
+              "Top-K queries must have a limit specified and the limit must be less than the query"
+                  + " page size");
+      assertThatThrownBy(
+              () -> t.cql.execute("SELECT * FROM items ORDER BY v ANN OF [1, 0, 0] LIMIT 1001"))
+          .hasMessageContaining(
+              "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000."
+                  + " LIMIT was 1001");
+      assertThatThrownBy(
+              () ->
+                  t.cql.execute(
+                      "SELECT * FROM items ORDER BY v ANN OF [1, 0, 0] PER PARTITION LIMIT 1"
+                          + " LIMIT 3"))
+          .hasMessageContaining("Top-K queries do not support per-partition limits");
+      assertThatThrownBy(
+              () -> t.cql.execute("SELECT count(*) FROM items ORDER BY v ANN OF [1, 0, 0] LIMIT 3"))
+          .hasMessageContaining("Top-K queries can not be run with aggregation");
+      assertThatThrownBy(
+              () ->
+                  t.cql.execute(
+                      "SELECT id FROM items GROUP BY id ORDER BY v ANN OF [1, 0, 0] LIMIT 3"))
+          .hasMessageContaining("Top-K queries can not be run with aggregation");
       assertThatThrownBy(
               () ->
                   t.cql.execute(

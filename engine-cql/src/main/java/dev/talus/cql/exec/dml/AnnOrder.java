@@ -15,7 +15,9 @@ import java.util.List;
 /**
  * {@code ORDER BY v ANN OF [...]} of a SELECT: the vector column and its query vector (a literal or
  * a bind marker), handed to {@link Select#orderByAnn}, which checks the rest (an index on the
- * column, a LIMIT of at most 1000). As in Cassandra, no other ordering may come with it.
+ * column, a LIMIT of at most 1000). As in Cassandra, no other ordering may come with it, nor an
+ * aggregate or GROUP BY, and a page size below the LIMIT reads every row in one page, with
+ * Cassandra's warning.
  *
  * @param column the vector column
  * @param vector the query vector, typed as the column
@@ -57,12 +59,34 @@ record AnnOrder(String column, Operand vector, Identifier name, Source source) {
     return s.orderBy().stream().filter(o -> o.annOf() == null).toList();
   }
 
-  /** Adds the ordering to {@code select}, with the vector bound for {@code ctx}. */
-  void addTo(Select select, ExecContext ctx) {
+  /**
+   * Adds the ordering to {@code select}, with the vector bound for {@code ctx}; refused, as
+   * Cassandra refuses it ({@code SelectStatement.TOPK_AGGREGATION_ERROR}), when the SELECT
+   * aggregates or groups ({@code aggregating}).
+   */
+  void addTo(Select select, ExecContext ctx, boolean aggregating) {
+    if (aggregating) {
+      throw source.invalid(name, "Top-K queries can not be run with aggregation");
+    }
     Object v = vector.eval(ctx, null);
     if (v == ExecContext.UNSET || v == null) {
       throw source.invalid(name, "Invalid " + (v == null ? "null" : "unset") + " value for ANN OF");
     }
     select.orderByAnn(column, (float[]) v); // the column's Java type, checked at prepare
+  }
+
+  /**
+   * Cassandra 5.0 does not page a top-k query: with a page size below the LIMIT it reads every row
+   * into one page and warns ({@code SelectStatement.TOPK_PAGE_SIZE_WARNING}); the engine returns
+   * the rows in one page, this adds the warning.
+   */
+  static void warnIfPaged(ExecContext ctx, int limit) {
+    if (ctx.pageSize() < limit && limit != Integer.MAX_VALUE) {
+      ctx.warn(
+          String.format(
+              "Top-K queries do not support paging and the page size is set to %d, which is less"
+                  + " than LIMIT %d. The page size has been set to %<d to match the LIMIT.",
+              ctx.pageSize(), limit));
+    }
   }
 }

@@ -288,7 +288,7 @@ final class SelectExec implements Executable {
       s.orderBy(orderColumns[i], orderDirections[i]);
     }
     if (ann != null) {
-      ann.addTo(s, ctx);
+      ann.addTo(s, ctx, groupBy.length > 0 || selection.aggregating());
     }
     if (allowFiltering) {
       s.allowFiltering();
@@ -328,6 +328,9 @@ final class SelectExec implements Executable {
     }
     if (limit != Integer.MAX_VALUE) {
       s.limit(limit);
+    }
+    if (ann != null) {
+      AnnOrder.warnIfPaged(ctx, limit);
     }
     if (paged && ctx.pageSize() != Integer.MAX_VALUE) {
       s.pageSize(ctx.pageSize());

@@ -236,7 +236,8 @@ final class Where {
 
   /**
    * {@code m[k] = v}: an entry of a map (the engine refuses a frozen map, as Cassandra does, and
-   * serves it with an {@code entries(m)} index or {@code ALLOW FILTERING}).
+   * serves it with an {@code entries(m)} index or {@code ALLOW FILTERING}); any other operator is
+   * refused with Cassandra 5.0's message ({@code SingleColumnRelation}).
    */
   private static Restriction mapEntry(Relation.MapElement m, TableInfo table, PrepareContext pc) {
     TableInfo.Column col = column(m.column(), table, pc);
@@ -247,13 +248,8 @@ final class Where {
               m.column(),
               "Column " + CqlPrinter.quoteName(col.name()) + " cannot be used as a map");
     }
-    if (m.operator() != Operator.EQ) {
-      throw pc.source()
-          .notYet(
-              m.column().position(),
-              m.column().name().length(),
-              "restrictions on map elements other than = (m[k] " + m.operator() + " v)",
-              "use m[k] = v, CONTAINS or CONTAINS KEY");
+    if (m.operator() != Operator.EQ) { // Cassandra 5.0 has no ranges on map entries either
+      throw pc.source().invalid(m.column(), "Only EQ relations are supported on map entries");
     }
     Receiver key =
         table.receiver(col).as("key(" + col.name() + ")", ColumnType.of(t.elementType()));
