@@ -24,10 +24,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * about a fifth of a point read that finds its chunks cached. So each reader also has an array of
  * slots, one per chunk and index stretch ({@link Slots}), holding exactly the values the cache
  * holds for it: a value enters its slot once the cache has it, and an eviction clears the slot (the
- * eviction listener), so the slots never keep an evicted value alive and the byte bound stays the
- * cache's. A slot hit skips the lookup; one slot hit in {@value #RECORD_EVERY} is still recorded
- * with the cache, so W-TinyLFU keeps seeing which chunks are hot (their frequencies are counted at
- * that rate, the same for every chunk).
+ * removal listener, which runs on the evicting thread once the entry has left the cache), so a slot
+ * keeps an evicted value only until that listener runs and the byte bound stays the cache's. A slot
+ * hit skips the lookup; one slot hit in {@value #RECORD_EVERY} is still recorded with the cache, so
+ * W-TinyLFU keeps seeing which chunks are hot (their frequencies are counted at that rate, the same
+ * for every chunk).
  */
 public final class ChunkCache {
   /** Loads one chunk on a miss. */
@@ -147,7 +148,7 @@ public final class ChunkCache {
                     (Key k, Object v) ->
                         v instanceof byte[] b ? b.length + 48 : ((IndexStretch) v).weight())
                 .executor(Runnable::run)
-                .evictionListener((Key k, Object v, RemovalCause c) -> clearSlot(k, v))
+                .removalListener((Key k, Object v, RemovalCause c) -> clearSlot(k, v))
                 .build();
   }
 
@@ -234,8 +235,10 @@ public final class ChunkCache {
         throw e.getCause();
       }
     }
-    // Into the slot only while the cache holds it: set, then check. An eviction after the set
-    // clears the slot through the listener; one before it is seen by the check.
+    // Into the slot only while the cache holds it: set, then check. The removal listener runs
+    // after the entry has left the map (Caffeine's eviction listener runs inside the removal, while
+    // a concurrent get still sees the old value, which let a slot keep an evicted chunk): so a
+    // removal the check did not see is followed by the listener, which finds the value set.
     slots.items.set(slot, v);
     if (cache.asMap().get(key) != v) {
       slots.items.compareAndSet(slot, v, null);
@@ -255,7 +258,7 @@ public final class ChunkCache {
     return cache == null ? Map.of() : Map.copyOf(cache.asMap());
   }
 
-  /** The eviction listener: the evicted value leaves its slot too. */
+  /** The removal listener: a removed value leaves its slot too (it may be gone already). */
   private void clearSlot(Key k, Object v) {
     Slots s = liveReaders.get(k.reader);
     if (s != null) {
