@@ -252,58 +252,34 @@ public final class TalusOptions {
 
   @Override
   public String toString() {
-    return "TalusOptions{dataDirectory="
-        + dataDirectory
-        + ", clock="
-        + clock
-        + ", memtableSpaceBytes="
-        + memtableSpaceBytes
-        + ", readThreads="
-        + readThreads
-        + ", chunkCacheBytes="
-        + chunkCacheBytes
-        + ", indexWriteBufferBytes="
-        + indexWriteBufferBytes
-        + ", writeStallTimeout="
-        + writeStallTimeout
-        + ", writeTimeout="
-        + writeTimeout
-        + ", compactionThreads="
-        + compactionThreads
-        + ", compactionThroughputMibPerSec="
-        + compactionThroughputMibPerSec
-        + ", backgroundCompaction="
-        + backgroundCompaction
-        + ", autoSnapshot="
-        + autoSnapshot
-        + ", commitLogSync="
-        + commitLogSync
-        + ", commitLogSyncPeriod="
-        + commitLogSyncPeriod
-        + ", commitLogGroupWindow="
-        + commitLogGroupWindow
-        + ", commitLogSegmentBytes="
-        + commitLogSegmentBytes
-        + ", skipCorruptCommitLogRecords="
-        + skipCorruptCommitLogRecords
-        + ", commitLogTotalSpaceBytes="
-        + commitLogTotalSpaceBytes
-        + ", partitionSizeThresholds="
-        + partitionSizeWarnBytes
-        + "/"
-        + partitionSizeFailBytes
-        + ", partitionRowsThresholds="
-        + partitionRowsWarn
-        + "/"
-        + partitionRowsFail
-        + ", collectionThresholds="
-        + collectionThresholds
-        + ", metricsListener="
-        + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener)
-        + ", diskFailurePolicy="
-        + diskFailurePolicy
-        + ", defaultKeyspace="
-        + defaultKeyspace
+    return "TalusOptions{"
+        + String.join(
+            ", ",
+            "dataDirectory=" + dataDirectory,
+            "clock=" + clock,
+            "memtableSpaceBytes=" + memtableSpaceBytes,
+            "readThreads=" + readThreads,
+            "chunkCacheBytes=" + chunkCacheBytes,
+            "indexWriteBufferBytes=" + indexWriteBufferBytes,
+            "writeStallTimeout=" + writeStallTimeout,
+            "writeTimeout=" + writeTimeout,
+            "compactionThreads=" + compactionThreads,
+            "compactionThroughputMibPerSec=" + compactionThroughputMibPerSec,
+            "backgroundCompaction=" + backgroundCompaction,
+            "autoSnapshot=" + autoSnapshot,
+            "commitLogSync=" + commitLogSync,
+            "commitLogSyncPeriod=" + commitLogSyncPeriod,
+            "commitLogGroupWindow=" + commitLogGroupWindow,
+            "commitLogSegmentBytes=" + commitLogSegmentBytes,
+            "skipCorruptCommitLogRecords=" + skipCorruptCommitLogRecords,
+            "commitLogTotalSpaceBytes=" + commitLogTotalSpaceBytes,
+            "partitionSizeThresholds=" + partitionSizeWarnBytes + "/" + partitionSizeFailBytes,
+            "partitionRowsThresholds=" + partitionRowsWarn + "/" + partitionRowsFail,
+            "collectionThresholds=" + collectionThresholds,
+            "metricsListener="
+                + (metricsListener == TalusMetricsListener.NO_OP ? "none" : metricsListener),
+            "diskFailurePolicy=" + diskFailurePolicy,
+            "defaultKeyspace=" + defaultKeyspace)
         + "}";
   }
 
