@@ -7,6 +7,7 @@ import dev.talus.codec.ComplexCodec;
 import dev.talus.codec.TypeCodec;
 import dev.talus.data.Cell;
 import dev.talus.data.Row;
+import dev.talus.data.SimpleRow;
 import dev.talus.request.Selector;
 import dev.talus.schema.KeyCodec;
 import java.util.ArrayList;
@@ -84,6 +85,57 @@ record Projection(
         statics,
         List.copyOf(selectors),
         parts);
+  }
+
+  /**
+   * True if every selected column is a partition key, clustering or single-cell regular column, and
+   * nothing is selected in part: {@link #viewSimple} can build the rows.
+   */
+  boolean plain() {
+    if (parts.length > 0 || readsStatics) {
+      return false;
+    }
+    for (ComplexCodec c : complex) {
+      if (c != null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The result row of a simple row seen in a source's bytes ({@link SimpleRow}): its clustering
+   * {@code clustering} (a copy), its cells' values handed over. Only for a {@link #plain()}
+   * projection.
+   */
+  ResultRow viewSimple(KeyCodec keys, Object[] pkValues, byte[] clustering, SimpleRow r, long now) {
+    int n = kinds.length;
+    Object[] values = new Object[n];
+    long[] writeTimes = null;
+    Object[] ck = null;
+    for (int i = 0; i < n; i++) {
+      switch (kinds[i]) {
+        case PARTITION_KEY -> values[i] = pkValues[positions[i]];
+        case CLUSTERING -> {
+          if (ck == null) {
+            ck = keys.decodeClustering(clustering);
+          }
+          values[i] = ck[positions[i]];
+        }
+        default -> {
+          int c = r.cellOf(positions[i]);
+          if (c >= 0) {
+            values[i] = codecs[i].deserializeOwned(r.value(c));
+            if (writeTimes == null) {
+              writeTimes = new long[n];
+              Arrays.fill(writeTimes, RowView.noWriteTime());
+            }
+            writeTimes[i] = r.timestamp(c);
+          }
+        }
+      }
+    }
+    return new RowView(shape, values, writeTimes, null, null, now);
   }
 
   /**

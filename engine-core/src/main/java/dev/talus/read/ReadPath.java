@@ -323,8 +323,26 @@ public final class ReadPath {
           statics ? staticRow(keys, key, snapshot, now, tombstones.gcBefore, counter) : null;
       int used = 0;
       boolean anyRow = false;
+      boolean stream =
+          pointRead != null // a table whose columns the named-row path serves: no statics
+              && snapshot.sources().size() == 1
+              && !plan.reversed()
+              && plan.filters().isEmpty()
+              && proj.plain();
       for (int k = 0; k < slices.size() && out.size() < max; k++) {
         Slice slice = slices.get(plan.reversed() ? slices.size() - 1 - k : k);
+        if (stream) {
+          int before = out.size();
+          DirectRows direct =
+              new DirectRows(
+                  keys, proj, pkValues, index, now, tombstones.gcBefore, counter, out, max);
+          if (snapshot.sources().get(0).visit(slice, direct)) {
+            direct.finish();
+            used = 1;
+            anyRow |= out.size() > before;
+            continue;
+          }
+        }
         PartitionMerger.Merged m =
             PartitionMerger.merge(key, snapshot.sources(), slice, plan.reversed());
         used = Math.max(used, m.sourcesUsed());

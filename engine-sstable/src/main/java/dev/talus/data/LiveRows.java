@@ -82,6 +82,38 @@ public final class LiveRows extends LookAheadIterator<Row> {
     return null;
   }
 
+  /**
+   * Push mode, for a caller that feeds the rows itself: the live part of {@code r}, counting its
+   * tombstones (reported before a live row is returned, and every {@value #BATCH}), or null.
+   */
+  public Row accept(Row r) {
+    rowsScanned++;
+    Row live = live(r);
+    if (live != null || pendingDead >= BATCH) {
+      report();
+    }
+    return live;
+  }
+
+  /** Push mode: a row holding a row deletion and nothing else, deleted at that local time. */
+  public void acceptRowTombstone(long localDeletionTime) {
+    rowsScanned++;
+    pendingDead++;
+    if (localDeletionTime < gcBeforeSec) {
+      pendingPurgeable++;
+    }
+    if (pendingDead >= BATCH) {
+      report();
+    }
+  }
+
+  /**
+   * Push mode: reports what is pending; before handing out a row built elsewhere, and at the end.
+   */
+  public void flush() {
+    report();
+  }
+
   private void report() {
     if (pendingDead > 0) {
       int dead = pendingDead;

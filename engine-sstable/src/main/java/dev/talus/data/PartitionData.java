@@ -22,6 +22,16 @@ public interface PartitionData {
   Iterator<Row> rows(Slice slice, boolean reversed);
 
   /**
+   * Hands the rows of {@code slice}, ascending, to {@code visitor} straight from the source's bytes
+   * ({@link RowVisitor}), if this source can and has no partition deletion and no range tombstone
+   * meeting the slice (so no row is shadowed within it); returns false, having called nothing, if
+   * not. The caller then reads {@link #rows}.
+   */
+  default boolean visit(Slice slice, RowVisitor visitor) {
+    return false;
+  }
+
+  /**
    * The largest timestamp anywhere in this partition in this source ({@code MAX_VALUE} if unknown).
    */
   default long maxTimestamp() {

@@ -71,6 +71,22 @@ final class ChunkInput extends InputStream implements DataInput, VarIntInput {
     position += end - i;
   }
 
+  /** The current chunk's bytes, loaded for the current position (whose offset {@link #offset}). */
+  byte[] chunk() throws IOException {
+    ensure();
+    return chunk;
+  }
+
+  /** The current position's offset in {@link #chunk()}. */
+  int offset() throws IOException {
+    return ensure();
+  }
+
+  /** Moves on {@code n} bytes within the current chunk. */
+  void advance(int n) {
+    position += n;
+  }
+
   long position() {
     return position;
   }

@@ -147,7 +147,7 @@ final class InPlaceRows {
   }
 
   /** The length of the varint at {@code p}, or -1 if it does not end before {@code limit}. */
-  private static int varLen(byte[] a, int p, int limit) {
+  static int varLen(byte[] a, int p, int limit) {
     int end = Math.min(limit, p + 10);
     for (int i = p; i < end; i++) {
       if (a[i] >= 0) {
@@ -158,7 +158,7 @@ final class InPlaceRows {
   }
 
   /** The value of the complete varint at {@code p}. */
-  private static long varValue(byte[] a, int p) {
+  static long varValue(byte[] a, int p) {
     long v = 0;
     for (int shift = 0; ; shift += 7) {
       int b = a[p++];

@@ -7,9 +7,11 @@ import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
+import dev.talus.data.RowVisitor;
 import dev.talus.data.Slice;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -107,6 +109,76 @@ final class SSTablePartition implements PartitionData {
     try {
       return PartitionSerializer.readRow(ci, header, skipThrough);
     } catch (IOException e) {
+      throw ci.corrupt("undecodable row in " + key + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Streams the rows of {@code slice} to {@code visitor}: simple rows and bare row deletions parsed
+   * in place ({@link InPlaceVisit}), others decoded; refused (false) for a partition deletion or a
+   * range tombstone meeting the slice, which shadow rows.
+   */
+  @Override
+  public boolean visit(Slice slice, RowVisitor visitor) {
+    if (!header.partitionDeletion().isLive()) {
+      return false;
+    }
+    for (RangeTombstone t : header.rangeTombstones()) {
+      if (slice.intersects(t.start(), t.end())) {
+        return false;
+      }
+    }
+    if (slice.isEmpty()) {
+      return true;
+    }
+    long from = rowsStart;
+    if (!blocks.isEmpty()) {
+      int b = firstBlockEndingAfter(slice.start());
+      if (b == blocks.size()) {
+        return true;
+      }
+      from = start + blocks.get(b).offset();
+    }
+    ChunkInput ci = new ChunkInput(headerInput, from);
+    InPlaceVisit rows = new InPlaceVisit(header);
+    byte[] end = slice.end();
+    try {
+      while (true) {
+        ci.skipRowsInChunk(slice.start(), header.version());
+        byte[] a = ci.chunk();
+        int i = ci.offset();
+        int next = rows.parse(a, i, a.length);
+        if (next == InPlaceVisit.END) {
+          return true;
+        }
+        if (next >= 0) {
+          int f = rows.clusteringFrom;
+          if (Arrays.compareUnsigned(a, f, f + rows.clusteringLength, end, 0, end.length) >= 0) {
+            return true;
+          }
+          ci.advance(next - i);
+          boolean more =
+              rows.tombstone
+                  ? visitor.rowTombstone(
+                      rows.simple, rows.markedForDeleteAt, rows.localDeletionTime)
+                  : visitor.simple(rows.simple);
+          if (!more) {
+            return true;
+          }
+          continue;
+        }
+        Row r = PartitionSerializer.readRow(ci, header, slice.start());
+        if (r == PartitionSerializer.SKIPPED) {
+          continue;
+        }
+        if (r == null || ClusteringBytes.compare(r.clustering(), end) >= 0) {
+          return true;
+        }
+        if (!visitor.other(r)) {
+          return true;
+        }
+      }
+    } catch (java.io.IOException e) {
       throw ci.corrupt("undecodable row in " + key + ": " + e.getMessage(), e);
     }
   }
