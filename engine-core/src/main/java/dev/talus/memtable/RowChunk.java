@@ -6,9 +6,9 @@ import java.util.Arrays;
 /**
  * A run of consecutive rows of one memtable partition, packed into one array: per row a varint
  * clustering length, the clustering, and the row in {@link RowCodec}'s layout; {@code starts} holds
- * where each row begins, in clustering order. A partition is a skip list of chunks keyed by their
- * first clustering, so a row costs its bytes and a 4-byte offset instead of a skip-list node and
- * two arrays of its own. Chunks are never modified: a write builds the chunk's successor.
+ * where each row begins, in clustering order. A partition is an array of chunks ({@link
+ * RowChunks}), so a row costs its bytes and a 4-byte offset instead of a skip-list node and two
+ * arrays of its own. Chunks are never modified: a write builds the chunk's successor.
  *
  * <p>Immutable and thread-safe.
  */
