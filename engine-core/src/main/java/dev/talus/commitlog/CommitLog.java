@@ -125,6 +125,36 @@ public final class CommitLog implements Closeable {
   // ------------------------------------------------------------------------------ appending
 
   /**
+   * A record's payload, serialized by its writer straight into the record's frame: no copy of it is
+   * made on the way to the file.
+   */
+  public interface Payload {
+    /** The payload's length in bytes. */
+    int size();
+
+    /** Writes exactly {@link #size()} bytes into {@code out} at its position. */
+    void writeTo(ByteBuffer out);
+  }
+
+  /** {@link #append(Payload, int[])} of bytes already serialized. */
+  public CommitLogPosition append(byte[] payload, int[] tableIds) {
+    Objects.requireNonNull(payload, "payload");
+    return append(
+        new Payload() {
+          @Override
+          public int size() {
+            return payload.length;
+          }
+
+          @Override
+          public void writeTo(ByteBuffer out) {
+            out.put(payload);
+          }
+        },
+        tableIds);
+  }
+
+  /**
    * Appends one record and returns its position once it is as durable as the sync mode promises.
    *
    * @throws IllegalArgumentException if the payload is larger than {@link
@@ -133,19 +163,20 @@ public final class CommitLog implements Closeable {
    * @throws CommitLogFailedException if the log failed (now or earlier); the record is not
    *     acknowledged and may or may not be replayed after a restart
    */
-  public CommitLogPosition append(byte[] payload, int[] tableIds) {
+  public CommitLogPosition append(Payload payload, int[] tableIds) {
     Objects.requireNonNull(payload, "payload");
     Objects.requireNonNull(tableIds, "tableIds");
-    if (payload.length > config.maxMutationSize()) {
+    int length = payload.size();
+    if (length > config.maxMutationSize()) {
       throw new IllegalArgumentException(
           "Mutation of "
-              + payload.length
+              + length
               + " bytes exceeds the maximum of "
               + config.maxMutationSize()
               + " bytes (half the commit log segment size); split it or raise segmentSize");
     }
     if (tableIds.length > SegmentFormat.MAX_TABLES_PER_RECORD
-        || SegmentFormat.recordFrameSize(payload.length, tableIds.length)
+        || SegmentFormat.recordFrameSize(length, tableIds.length)
             > config.segmentSize() - HEADER_SIZE - MARKER_SIZE) {
       throw new IllegalArgumentException(
           "Mutation touching " + tableIds.length + " tables does not fit in one segment");
@@ -153,7 +184,7 @@ public final class CommitLog implements Closeable {
     inFlight.incrementAndGet();
     try {
       checkUsable();
-      byte[] frame = SegmentFormat.recordFrame(payload, tableIds);
+      byte[] frame = SegmentFormat.recordFrame(payload, length, tableIds);
       Segment seg;
       long offset;
       WriteBarrier.Phase phase = barrier.enter();

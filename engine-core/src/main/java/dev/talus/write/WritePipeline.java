@@ -262,13 +262,12 @@ public final class WritePipeline {
 
   /** Every validated write is appended to the commit log before it reaches a memtable. */
   private void log(Mutation mutation) {
-    byte[] payload = mutation.serialize();
     try {
-      commitLog.append(payload, mutation.tableIds());
+      commitLog.append(mutation, mutation.tableIds());
     } catch (IllegalArgumentException e) {
       throw new WriteRejectedException(
           "a write of "
-              + payload.length
+              + mutation.size()
               + " bytes is larger than the commit log accepts ("
               + commitLog.config().maxMutationSize()
               + " bytes, half a segment); nothing was written. Split it or raise"
