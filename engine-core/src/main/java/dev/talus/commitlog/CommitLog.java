@@ -137,6 +137,11 @@ public final class CommitLog implements Closeable {
 
   // ------------------------------------------------------------------------------ appending
 
+  /** {@link #append(Payload, int[])} of bytes already serialized. */
+  public CommitLogPosition append(byte[] payload, int[] tableIds) {
+    return append(Payload.of(payload), tableIds);
+  }
+
   /**
    * Appends one record and returns its position once it is as durable as the sync mode promises.
    *
@@ -146,7 +151,7 @@ public final class CommitLog implements Closeable {
    * @throws CommitLogFailedException if the log failed (now or earlier); the record is not
    *     acknowledged and may or may not be replayed after a restart
    */
-  public CommitLogPosition append(byte[] payload, int[] tableIds) {
+  public CommitLogPosition append(Payload payload, int[] tableIds) {
     Appended a = appendAsync(payload, tableIds);
     try {
       if (config.syncMode() != CommitLogSync.PERIODIC) {
@@ -169,15 +174,14 @@ public final class CommitLog implements Closeable {
    * @throws IllegalStateException after {@link #close}
    * @throws CommitLogFailedException if the log failed (now or earlier)
    */
-  public Appended appendAsync(byte[] payload, int[] tableIds) {
-    config.checkRecord(
-        Objects.requireNonNull(payload, "payload").length,
-        Objects.requireNonNull(tableIds, "tableIds").length);
+  public Appended appendAsync(Payload payload, int[] tableIds) {
+    int length = Objects.requireNonNull(payload, "payload").size();
+    config.checkRecord(length, Objects.requireNonNull(tableIds, "tableIds").length);
     inFlight.incrementAndGet();
     boolean appended = false;
     try {
       checkUsable();
-      byte[] frame = SegmentFormat.recordFrame(payload, tableIds);
+      byte[] frame = SegmentFormat.recordFrame(payload, length, tableIds);
       Segment seg;
       long offset;
       WriteBarrier.Phase phase = barrier.enter();

@@ -2,6 +2,7 @@ package dev.talus.commitlog;
 
 import dev.talus.io.WritableFile;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,8 +27,8 @@ final class Segment {
   /** Next free offset, plus the CLOSED bit. */
   private final AtomicLong allocated;
 
-  /** Table id -> offset of its last record here. */
-  final Map<Integer, Long> dirty = new ConcurrentHashMap<>();
+  /** Table id -> offset of its last record here (raised without a lock: one per table). */
+  private final Map<Integer, AtomicLong> dirty = new ConcurrentHashMap<>();
 
   /** Offset up to which the segment is synced; acknowledged GROUP/BATCH writers wait on it. */
   volatile long durableEnd;
@@ -53,7 +54,7 @@ final class Segment {
   static Segment replayed(long id, Path path, Map<Integer, Long> dirty, long end) {
     Segment s = new Segment(id, path, null, 0, end);
     s.allocated.set(end | CLOSED);
-    s.dirty.putAll(dirty);
+    dirty.forEach((table, offset) -> s.dirty.put(table, new AtomicLong(offset)));
     s.sealed = true;
     return s;
   }
@@ -92,15 +93,29 @@ final class Segment {
 
   void markDirty(int[] tableIds, long offset) {
     for (int t : tableIds) {
-      dirty.merge(t, offset, Math::max);
+      AtomicLong last = dirty.get(t);
+      if (last == null) {
+        last = dirty.computeIfAbsent(t, k -> new AtomicLong(-1));
+      }
+      long seen = last.get();
+      while (seen < offset && !last.compareAndSet(seen, offset)) {
+        seen = last.get();
+      }
     }
+  }
+
+  /** The tables with records here, each with the offset of its last one. */
+  Map<Integer, Long> dirtyTables() {
+    Map<Integer, Long> out = new HashMap<>();
+    dirty.forEach((table, last) -> out.put(table, last.get()));
+    return out;
   }
 
   /** Whether every table with a record here has flushed past its last one. */
   boolean isClean(Map<Integer, CommitLogPosition> flushed) {
-    for (Map.Entry<Integer, Long> e : dirty.entrySet()) {
+    for (Map.Entry<Integer, AtomicLong> e : dirty.entrySet()) {
       CommitLogPosition f = flushed.get(e.getKey());
-      if (f == null || f.compareTo(new CommitLogPosition(id, e.getValue())) <= 0) {
+      if (f == null || f.compareTo(new CommitLogPosition(id, e.getValue().get())) <= 0) {
         return false;
       }
     }

@@ -95,14 +95,19 @@ final class SegmentFormat {
    * A record frame with its body filled in; {@link #seal} adds the offset-dependent checksums once
    * the offset is known, so nothing that can fail happens between reserving space and writing.
    */
-  static byte[] recordFrame(byte[] payload, int[] tableIds) {
-    byte[] frame = new byte[recordFrameSize(payload.length, tableIds.length)];
+  static byte[] recordFrame(Payload payload, int length, int[] tableIds) {
+    byte[] frame = new byte[recordFrameSize(length, tableIds.length)];
     ByteBuffer b = ByteBuffer.wrap(frame);
-    b.putInt(payload.length).putInt(tableIds.length).putInt(0);
+    b.putInt(length).putInt(tableIds.length).putInt(0);
     for (int id : tableIds) {
       b.putInt(id);
     }
-    b.put(payload);
+    int start = b.position();
+    payload.writeTo(b);
+    if (b.position() - start != length) {
+      throw new IllegalStateException(
+          "a commit log payload wrote " + (b.position() - start) + " bytes, sized " + length);
+    }
     return frame;
   }
 
@@ -120,7 +125,11 @@ final class SegmentFormat {
   }
 
   static int headerCrc(long segmentId, long offset, int a, int b) {
-    byte[] ab = ByteBuffer.allocate(8).putInt(a).putInt(b).array();
+    byte[] ab = new byte[8];
+    for (int i = 0; i < 4; i++) {
+      ab[i] = (byte) (a >>> (24 - 8 * i));
+      ab[4 + i] = (byte) (b >>> (24 - 8 * i));
+    }
     return FileFormat.seededCrc32c(segmentId, offset, ab, 0, 8);
   }
 

@@ -81,7 +81,7 @@ final class SegmentSet {
         return Set.of();
       }
       Set<Integer> holding = new HashSet<>();
-      for (Map.Entry<Integer, Long> e : s.dirty.entrySet()) {
+      for (Map.Entry<Integer, Long> e : s.dirtyTables().entrySet()) {
         CommitLogPosition done = flushed.get(e.getKey());
         if (done == null || done.compareTo(new CommitLogPosition(s.id, e.getValue())) <= 0) {
           holding.add(e.getKey());

@@ -2,42 +2,40 @@ package dev.talus.memtable;
 
 import dev.talus.data.Row;
 import dev.talus.data.Slice;
-import java.util.Arrays;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ConcurrentNavigableMap;
 
 /**
  * The rows of one memtable partition within a slice, in clustering order (or reversed), read chunk
- * by chunk. A chunk that splits while this iterator runs publishes its upper half before it
- * shrinks, so a row may be met twice (in the old chunk and in its upper half) but never missed: a
- * row not beyond the last one returned is skipped. Not thread-safe; the chunks it reads are.
+ * by chunk from the partition's chunk array as it was when the iterator was made ({@link
+ * RowChunks}): a chunk replaced meanwhile is read as it is when reached, a split made meanwhile is
+ * not seen. Every chunk read is a state the partition once had, so a row is met once. Not
+ * thread-safe; the chunks it reads are.
  */
 final class ChunkRows implements Iterator<Row> {
-  private final Iterator<Map.Entry<byte[], RowChunk>> chunks;
+  private final RowChunk[] chunks;
   private final Slice slice;
   private final boolean reversed;
+  private int at;
   private RowChunk chunk;
   private int index;
-  private byte[] last;
   private Row next;
   private boolean done;
 
-  ChunkRows(ConcurrentNavigableMap<byte[], RowChunk> all, Slice slice, boolean reversed) {
+  ChunkRows(RowChunk[] chunks, Slice slice, boolean reversed) {
+    this.chunks = chunks;
     this.slice = slice;
     this.reversed = reversed;
-    if (slice.isEmpty()) {
-      chunks = java.util.Collections.emptyIterator();
+    if (slice.isEmpty() || chunks.length == 0) {
+      done = true;
     } else if (reversed) {
-      chunks = all.headMap(slice.end(), false).descendingMap().entrySet().iterator();
+      at = RowChunks.lower(chunks, slice.end());
+      chunk = RowChunks.get(chunks, at);
+      index = lastBefore(chunk, slice.end());
     } else {
-      byte[] from = all.floorKey(slice.start());
-      chunks =
-          (from == null ? all : all.tailMap(from, true))
-              .headMap(slice.end(), false)
-              .entrySet()
-              .iterator();
+      at = RowChunks.floor(chunks, slice.start());
+      chunk = RowChunks.get(chunks, at);
+      index = firstAfter(chunk, slice.start());
     }
   }
 
@@ -60,37 +58,23 @@ final class ChunkRows implements Iterator<Row> {
   }
 
   private void advance() {
-    if (chunk == null || (reversed ? index < 0 : index >= chunk.size())) {
-      if (!chunks.hasNext()) {
+    if (reversed ? index < 0 : index >= chunk.size()) {
+      at += reversed ? -1 : 1;
+      if (at < 0 || at >= chunks.length) {
         done = true;
         return;
       }
-      chunk = chunks.next().getValue();
-      index = reversed ? lastBefore(chunk, slice.end()) : firstAfter(chunk, slice.start());
+      chunk = RowChunks.get(chunks, at);
+      index = reversed ? chunk.size() - 1 : 0;
       return;
     }
     int i = index;
     index += reversed ? -1 : 1;
-    if (reversed) {
-      if (chunk.compare(i, slice.start()) <= 0) {
-        done = true; // every earlier chunk holds only earlier rows
-        return;
-      }
-      if (last != null && chunk.compare(i, last) >= 0) {
-        return;
-      }
-    } else {
-      if (chunk.compare(i, slice.end()) >= 0) {
-        done = true;
-        return;
-      }
-      if (last != null && chunk.compare(i, last) <= 0) {
-        return;
-      }
+    if (reversed ? chunk.compare(i, slice.start()) <= 0 : chunk.compare(i, slice.end()) >= 0) {
+      done = true; // every later row (earlier, reversed) lies outside the slice too
+      return;
     }
-    Row r = chunk.row(i);
-    last = r.clustering();
-    next = r;
+    next = chunk.row(i);
   }
 
   /** The first index whose clustering lies after {@code bound}. */
@@ -107,11 +91,6 @@ final class ChunkRows implements Iterator<Row> {
 
   @Override
   public String toString() {
-    return "ChunkRows{"
-        + slice
-        + (reversed ? ", reversed" : "")
-        + ", last="
-        + Arrays.toString(last)
-        + "}";
+    return "ChunkRows{" + slice + (reversed ? ", reversed" : "") + ", chunk " + at + "}";
   }
 }

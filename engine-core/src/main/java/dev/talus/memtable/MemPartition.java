@@ -12,15 +12,14 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * One partition in a memtable. Rows are held encoded ({@link RowCodec}), keyed by clustering.
- * Writers merge into it concurrently (each row is replaced atomically by its reconciled version);
- * readers iterate a weakly consistent view, which is fine because every version they might see is a
- * reconciled state that was once current. Every write reports the heap bytes it added or freed
- * ({@link HeapLayout}), counted once even when concurrent writers retry.
+ * One partition in a memtable. Rows are held encoded ({@link RowCodec}) in chunks of consecutive
+ * rows ({@link RowChunk}, {@link RowChunks}). Writers of rows take turns on the partition's monitor
+ * (each row is replaced atomically by its reconciled version); readers take no lock and read a
+ * weakly consistent view, which is fine because every version they might see is a reconciled state
+ * that was once current. Every write reports the heap bytes it added or freed ({@link HeapLayout}),
+ * counted once even when concurrent writers retry.
  *
  * <p>Thread-safe.
  */
@@ -48,12 +47,11 @@ public final class MemPartition implements PartitionData {
 
   private final PartitionKey key;
 
-  /** The key of a partition's first chunk: before every clustering; shared, not counted. */
-  private static final byte[] FIRST_KEY = new byte[0];
-
-  /** Runs of rows, keyed by their first clustering (the first run by {@link #FIRST_KEY}). */
-  private final ConcurrentSkipListMap<byte[], RowChunk> chunks =
-      new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+  /**
+   * Runs of rows in clustering order ({@link RowChunks}): a write replaces one element, a split
+   * publishes a new array.
+   */
+  private volatile RowChunk[] chunks = RowChunks.NONE;
 
   private volatile DeletionTime partitionDeletion = DeletionTime.LIVE;
   private volatile RangeTombstone[] rangeTombstones = NO_RANGE_TOMBSTONES;
@@ -135,15 +133,15 @@ public final class MemPartition implements PartitionData {
   /** Writers of one partition take turns here; readers never wait. */
   private synchronized long applyRow(Row r) {
     byte[] clustering = r.clustering();
-    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
-    if (e == null) {
+    RowChunk[] d = chunks;
+    if (d.length == 0) {
       RowChunk first = RowChunk.of(clustering, RowCodec.encode(r));
-      chunks.put(FIRST_KEY, first);
+      chunks = new RowChunk[] {first};
       rowCount = 1;
-      // the map allocates its head and counter on first use; FIRST_KEY is shared
-      return HeapLayout.SKIP_LIST_FIRST_USE + HeapLayout.SKIP_LIST_ENTRY + first.heapSize();
+      return HeapLayout.refArray(1) + first.heapSize();
     }
-    RowChunk old = e.getValue();
+    int at = RowChunks.floor(d, clustering);
+    RowChunk old = d[at];
     int i = old.search(clustering);
     RowChunk next;
     if (i >= 0) {
@@ -153,19 +151,16 @@ public final class MemPartition implements PartitionData {
       rowCount++;
     }
     if (!next.full()) {
-      chunks.put(e.getKey(), next);
+      RowChunks.set(d, at, next);
       return next.heapSize() - old.heapSize();
     }
-    // Publish the upper half before shrinking this chunk: a reader then sees every row at least
-    // once, and ChunkRows skips the ones it sees twice.
+    // Both halves are published at once, in a new array; a reader keeps the array it started on.
     int half = next.size() / 2;
     RowChunk lower = next.range(0, half);
     RowChunk upper = next.range(half, next.size());
-    byte[] upperKey = upper.clustering(0);
-    chunks.put(upperKey, upper);
-    chunks.put(e.getKey(), lower);
-    return HeapLayout.SKIP_LIST_ENTRY
-        + HeapLayout.byteArray(upperKey.length)
+    chunks = RowChunks.split(d, at, lower, upper);
+    return HeapLayout.refArray(d.length + 1)
+        - HeapLayout.refArray(d.length)
         + lower.heapSize()
         + upper.heapSize()
         - old.heapSize();
@@ -179,10 +174,10 @@ public final class MemPartition implements PartitionData {
     if (rts.length > 0) {
       s += HeapLayout.refArray(rts.length) + tombstonesSize(rts, 0);
     }
-    s += chunks.isEmpty() ? 0 : HeapLayout.SKIP_LIST_FIRST_USE;
-    for (var e : chunks.entrySet()) {
-      s += HeapLayout.SKIP_LIST_ENTRY + e.getValue().heapSize();
-      s += e.getKey() == FIRST_KEY ? 0 : HeapLayout.byteArray(e.getKey().length);
+    RowChunk[] d = chunks;
+    s += d.length == 0 ? 0 : HeapLayout.refArray(d.length);
+    for (RowChunk c : d) {
+      s += c.heapSize();
     }
     return s;
   }
@@ -225,24 +220,21 @@ public final class MemPartition implements PartitionData {
     ESTIMATED.getAndAdd(this, bytes);
   }
 
-  /**
-   * The row (live or deleted) at {@code clustering}, decoded, or null. A row being moved by a
-   * concurrent split is found in one of its two chunks (see {@link #applyRow}).
-   */
+  /** The row (live or deleted) at {@code clustering}, decoded, or null. */
   public Row row(byte[] clustering) {
-    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
-    if (e == null) {
+    RowChunk[] d = chunks;
+    if (d.length == 0) {
       return null;
     }
-    RowChunk c = e.getValue();
+    RowChunk c = RowChunks.get(d, RowChunks.floor(d, clustering));
     int i = c.search(clustering);
     return i >= 0 ? c.row(i) : null;
   }
 
   /** Whether this partition already holds a row (live or deleted) at {@code clustering}. */
   public boolean hasRow(byte[] clustering) {
-    Map.Entry<byte[], RowChunk> e = chunks.floorEntry(clustering);
-    return e != null && e.getValue().search(clustering) >= 0;
+    RowChunk[] d = chunks;
+    return d.length > 0 && RowChunks.get(d, RowChunks.floor(d, clustering)).search(clustering) >= 0;
   }
 
   public int rowCount() {

@@ -2,8 +2,6 @@ package dev.talus.memtable;
 
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionUpdate;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,12 +9,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The in-memory part of one table: partitions in (token, key) order, written concurrently. A
  * memtable only grows; when it is flushed a fresh one replaces it and this one becomes read-only.
+ * Writes and point reads find their partition through a hash index ({@link PartitionIndex}); the
+ * ordered map serves flushes and scans. A partition is created once, under the index's monitor, so
+ * the ordered map is only ever written by one thread at a time.
  *
  * <p>Thread-safe. {@link #liveBytes} is the heap the memtable's partitions and rows hold, added up
  * from the JVM's object layout as writes change it ({@link HeapLayout}): an overwrite adds the
- * difference between the new and the replaced chunk of rows, not the write's size. Two parts are
- * expected values, not counts: the skip lists' index towers (half an index node per entry on
- * average) and their striped counters, which grow cells only when two writers collide in one map.
+ * difference between the new and the replaced chunk of rows, not the write's size. One part is an
+ * expected value, not a count: the ordered map's index towers (half an index node per entry on
+ * average).
  */
 public final class Memtable {
   private final ConcurrentSkipListMap<PartitionKey, MemPartition> partitions =
@@ -24,18 +25,8 @@ public final class Memtable {
   private final AtomicLong liveBytes = new AtomicLong();
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong operations = new AtomicLong();
+  private final PartitionIndex index = new PartitionIndex();
   private volatile boolean hasPartitions;
-
-  private static final VarHandle HAS_PARTITIONS;
-
-  static {
-    try {
-      HAS_PARTITIONS =
-          MethodHandles.lookup().findVarHandle(Memtable.class, "hasPartitions", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /** Commit-log positions (encoded) this memtable covers: [lower, upper); set by the engine. */
   private volatile long commitLogLower = Long.MIN_VALUE;
@@ -65,15 +56,18 @@ public final class Memtable {
    */
   public long apply(PartitionUpdate update) {
     long bytes = 0;
-    MemPartition p = partitions.get(update.key());
+    MemPartition p = index.get(update.key());
     if (p == null) {
-      MemPartition fresh = new MemPartition(update.key());
-      p = partitions.putIfAbsent(update.key(), fresh);
-      if (p == null) {
-        p = fresh;
-        bytes += partitionCost(update.key());
-        if (!hasPartitions && HAS_PARTITIONS.compareAndSet(this, false, true)) {
-          bytes += HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE; // the map
+      synchronized (index) { // partitions are created one at a time, each once
+        p = index.get(update.key());
+        if (p == null) {
+          p = new MemPartition(update.key());
+          if (partitions.isEmpty()) {
+            bytes += HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE; // the map
+          }
+          partitions.put(update.key(), p);
+          bytes += partitionCost(update.key()) + index.add(p);
+          hasPartitions = true;
         }
       }
     }
@@ -89,7 +83,6 @@ public final class Memtable {
   private static long partitionCost(PartitionKey key) {
     return HeapLayout.SKIP_LIST_ENTRY
         + MemPartition.SELF
-        + HeapLayout.SKIP_LIST_OBJECT
         + HeapLayout.PARTITION_KEY
         + HeapLayout.byteArray(key.bytes().length);
   }
@@ -100,8 +93,9 @@ public final class Memtable {
    */
   long recount() {
     long s = hasPartitions ? HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE : 0;
+    s += index.heapSize();
     for (MemPartition p : partitions.values()) {
-      s += HeapLayout.SKIP_LIST_ENTRY + HeapLayout.SKIP_LIST_OBJECT + p.recount();
+      s += HeapLayout.SKIP_LIST_ENTRY + p.recount();
     }
     return s;
   }
@@ -130,7 +124,7 @@ public final class Memtable {
 
   /** The partition, or null if this memtable has nothing for it. */
   public MemPartition get(PartitionKey key) {
-    return partitions.get(key);
+    return index.get(key);
   }
 
   /** All partitions in (token, key) order (for flush and dumps). */

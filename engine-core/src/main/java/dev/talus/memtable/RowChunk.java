@@ -6,11 +6,18 @@ import java.util.Arrays;
 /**
  * A run of consecutive rows of one memtable partition, packed into one array: per row a varint
  * clustering length, the clustering, and the row in {@link RowCodec}'s layout; {@code starts} holds
- * where each row begins, in clustering order. A partition is a skip list of chunks keyed by their
- * first clustering, so a row costs its bytes and a 4-byte offset instead of a skip-list node and
- * two arrays of its own. Chunks are never modified: a write builds the chunk's successor.
+ * where each row begins, in clustering order. A partition is an array of chunks ({@link
+ * RowChunks}), so a row costs its bytes and a 4-byte offset instead of a skip-list node and two
+ * arrays of its own.
  *
- * <p>Immutable and thread-safe.
+ * <p>A chunk is a view of its first {@code count} rows: a write builds the chunk's successor. A row
+ * added after the last one is written into the arrays' spare room when there is some, and the
+ * successor shares the arrays with a count one higher; rows this chunk shows are never written
+ * again, so it stays valid. Any other change copies the rows into arrays of exactly their size;
+ * growing copies them into arrays a quarter larger. Only the partition's writer (holding its
+ * monitor) builds successors, and only of the current chunk, so spare room is written once.
+ *
+ * <p>Immutable as far as it shows, and thread-safe.
  */
 final class RowChunk {
   /** A chunk splits in two past this many rows. */
@@ -19,12 +26,24 @@ final class RowChunk {
   /** A chunk of at least two rows splits in two past this many bytes. */
   static final int MAX_BYTES = 8 * 1024;
 
+  /** Rows' bytes in [0, end), spare room after it. */
   private final byte[] data;
+
+  /** Where each row starts, in [0, count); spare room after it. */
   private final int[] starts;
 
-  private RowChunk(byte[] data, int[] starts) {
+  private final int count;
+  private final int end;
+
+  private RowChunk(byte[] data, int[] starts, int count, int end) {
     this.data = data;
     this.starts = starts;
+    this.count = count;
+    this.end = end;
+  }
+
+  private RowChunk(byte[] data, int[] starts) {
+    this(data, starts, starts.length, data.length);
   }
 
   static RowChunk of(byte[] clustering, byte[] body) {
@@ -33,25 +52,25 @@ final class RowChunk {
   }
 
   int size() {
-    return starts.length;
+    return count;
   }
 
-  /** Heap bytes of this chunk: the object and its two arrays. */
+  /** Heap bytes of this chunk: the object and its two arrays, spare room included. */
   long heapSize() {
-    return HeapLayout.object(2L * HeapLayout.REF)
+    return HeapLayout.object(2L * HeapLayout.REF + 8)
         + HeapLayout.byteArray(data.length)
         + HeapLayout.intArray(starts.length);
   }
 
   /** Whether the chunk should split in two. */
   boolean full() {
-    return starts.length > MAX_ROWS || (starts.length > 1 && data.length > MAX_BYTES);
+    return count > MAX_ROWS || (count > 1 && end > MAX_BYTES);
   }
 
   /** Index of the row at {@code clustering}, or {@code -(insertion point) - 1}. */
   int search(byte[] clustering) {
     int lo = 0;
-    int hi = starts.length - 1;
+    int hi = count - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       int c = compare(mid, clustering);
@@ -108,51 +127,73 @@ final class RowChunk {
 
   /** This chunk with a row inserted at index {@code i}. */
   RowChunk insert(int i, byte[] clustering, byte[] body) {
+    if (i == count) {
+      return append(clustering, body);
+    }
     return splice(i, i, record(clustering, body));
+  }
+
+  /** This chunk with a row after its last: in the spare room, or in arrays a quarter larger. */
+  private RowChunk append(byte[] clustering, byte[] body) {
+    int len = RowCodec.varIntSize(clustering.length) + clustering.length + body.length;
+    byte[] d = data;
+    int[] s = starts;
+    if (d.length - end < len) {
+      d = Arrays.copyOf(d, Math.max(end + len, Math.min(end + end / 4, MAX_BYTES)));
+    }
+    if (s.length == count) {
+      s = Arrays.copyOf(s, Math.min(MAX_ROWS + 1, count + Math.max(1, count / 4)));
+    }
+    write(d, end, clustering, body);
+    s[count] = end;
+    return new RowChunk(d, s, count + 1, end + len);
   }
 
   /** The rows from index {@code from} (inclusive) to {@code to} (exclusive). */
   RowChunk range(int from, int to) {
     int start = starts[from];
-    int end = to == starts.length ? data.length : starts[to];
+    int stop = to == count ? end : starts[to];
     int[] s = new int[to - from];
     for (int k = 0; k < s.length; k++) {
       s[k] = starts[from + k] - start;
     }
-    return new RowChunk(Arrays.copyOfRange(data, start, end), s);
+    return new RowChunk(Arrays.copyOfRange(data, start, stop), s);
   }
 
-  /** Rows [from, to) replaced by the one {@code record}. */
+  /** Rows [from, to) replaced by the one {@code record}, in arrays of exactly their size. */
   private RowChunk splice(int from, int to, byte[] record) {
-    int cut = from == starts.length ? data.length : starts[from];
-    int resume = to == starts.length ? data.length : starts[to];
-    byte[] d = new byte[data.length - (resume - cut) + record.length];
+    int cut = from == count ? end : starts[from];
+    int resume = to == count ? end : starts[to];
+    byte[] d = new byte[end - (resume - cut) + record.length];
     System.arraycopy(data, 0, d, 0, cut);
     System.arraycopy(record, 0, d, cut, record.length);
-    System.arraycopy(data, resume, d, cut + record.length, data.length - resume);
+    System.arraycopy(data, resume, d, cut + record.length, end - resume);
     int removed = to - from;
-    int[] s = new int[starts.length - removed + 1];
+    int[] s = new int[count - removed + 1];
     System.arraycopy(starts, 0, s, 0, from);
     s[from] = cut;
     int shift = record.length - (resume - cut);
-    for (int k = to; k < starts.length; k++) {
+    for (int k = to; k < count; k++) {
       s[k - removed + 1] = starts[k] + shift;
     }
     return new RowChunk(d, s);
   }
 
   private static byte[] record(byte[] clustering, byte[] body) {
-    int h = RowCodec.varIntSize(clustering.length);
-    byte[] r = new byte[h + clustering.length + body.length];
-    int p = 0;
+    byte[] r = new byte[RowCodec.varIntSize(clustering.length) + clustering.length + body.length];
+    write(r, 0, clustering, body);
+    return r;
+  }
+
+  /** Writes a row's record (clustering length, clustering, body) into {@code to} at {@code p}. */
+  private static void write(byte[] to, int p, byte[] clustering, byte[] body) {
     long v = clustering.length;
     while ((v & ~0x7FL) != 0) {
-      r[p++] = (byte) ((v & 0x7F) | 0x80);
+      to[p++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
     }
-    r[p++] = (byte) v;
-    System.arraycopy(clustering, 0, r, p, clustering.length);
-    System.arraycopy(body, 0, r, p + clustering.length, body.length);
-    return r;
+    to[p++] = (byte) v;
+    System.arraycopy(clustering, 0, to, p, clustering.length);
+    System.arraycopy(body, 0, to, p + clustering.length, body.length);
   }
 }

@@ -92,14 +92,13 @@ final class CommitLogWaits {
    * @throws WriteTimeoutException (logged) after handing the updates over
    */
   boolean logAndAwait(Mutation mutation, List<TableStore> tables, List<PartitionUpdate> updates) {
-    byte[] payload = mutation.serialize();
     Appended a;
     try {
-      a = log.appendAsync(payload, mutation.tableIds());
+      a = log.appendAsync(mutation, mutation.tableIds());
     } catch (IllegalArgumentException e) {
       throw new WriteRejectedException(
           "a write of "
-              + payload.length
+              + mutation.size()
               + " bytes is larger than the commit log accepts ("
               + log.config().maxMutationSize()
               + " bytes, half a segment); nothing was written. Split it or raise"

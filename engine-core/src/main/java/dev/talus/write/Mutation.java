@@ -1,5 +1,6 @@
 package dev.talus.write;
 
+import dev.talus.commitlog.Payload;
 import dev.talus.data.PartitionUpdate;
 import dev.talus.data.VarInts;
 import java.io.ByteArrayInputStream;
@@ -8,7 +9,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,7 +23,7 @@ import java.util.List;
  * deletions, counter cells); version 1 records, from before those existed, are still replayed. A
  * version this build does not know is refused with its number.
  */
-public record Mutation(List<Entry> entries) {
+public record Mutation(List<Entry> entries) implements Payload {
   static final int VERSION = 2;
 
   /** The oldest record version still read. */
@@ -28,6 +31,38 @@ public record Mutation(List<Entry> entries) {
 
   /** One table's update in the record. */
   public record Entry(int tableId, PartitionUpdate update) {}
+
+  /** The length of what {@link #writeTo} writes. */
+  @Override
+  public int size() {
+    long n = 1 + VarInts.sizeOfUnsigned(entries.size());
+    for (Entry e : entries) {
+      n += VarInts.sizeOfUnsigned(e.tableId) + e.update.serializedSize();
+    }
+    if (n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a mutation of " + n + " bytes");
+    }
+    return (int) n;
+  }
+
+  /** The record, as {@link #serialize()} makes it, written into {@code out} at its position. */
+  @Override
+  public void writeTo(ByteBuffer out) {
+    out.put((byte) VERSION);
+    putUnsigned(out, entries.size());
+    for (Entry e : entries) {
+      putUnsigned(out, e.tableId);
+      e.update.serialize(out);
+    }
+  }
+
+  private static void putUnsigned(ByteBuffer out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.put((byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put((byte) v);
+  }
 
   public byte[] serialize() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -70,7 +105,22 @@ public record Mutation(List<Entry> entries) {
     }
   }
 
+  /** The distinct table ids of the entries, in the order they first appear. */
   public int[] tableIds() {
-    return entries.stream().mapToInt(Entry::tableId).distinct().toArray();
+    if (entries.size() == 1) {
+      return new int[] {entries.get(0).tableId};
+    }
+    int[] ids = new int[entries.size()];
+    int n = 0;
+    next:
+    for (Entry e : entries) {
+      for (int i = 0; i < n; i++) {
+        if (ids[i] == e.tableId) {
+          continue next;
+        }
+      }
+      ids[n++] = e.tableId;
+    }
+    return Arrays.copyOf(ids, n);
   }
 }

@@ -48,7 +48,7 @@ class StalledSyncTest {
     CommitLog log = CommitLog.open(fs, tmp, config(mode, clock), new Recorder());
     log.append(new byte[] {1}, new int[] {1});
     fs.stall(FaultInjectingFs.Op.SYNC, "CommitLog-*");
-    Appended a = log.appendAsync(new byte[] {2}, new int[] {1});
+    Appended a = log.appendAsync(Payload.of(new byte[] {2}), new int[] {1});
     assertThat(log.awaitDurable(a, Duration.ofMillis(50))).as("the fsync hangs").isFalse();
     fs.awaitStalled(1);
     assertThat(log.stats().syncRunningSince()).as("the stall indicator").isEqualTo(T0);
@@ -81,7 +81,7 @@ class StalledSyncTest {
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
     CommitLog log = CommitLog.open(fs, tmp, config(mode, new ManualClock(T0)), new Recorder());
     fs.stall(FaultInjectingFs.Op.SYNC, "CommitLog-*");
-    Appended a = log.appendAsync(new byte[] {2}, new int[] {1});
+    Appended a = log.appendAsync(Payload.of(new byte[] {2}), new int[] {1});
     assertThat(log.awaitDurable(a, Duration.ofMillis(50))).isFalse();
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
     log.whenDurable(a, outcome::complete);
@@ -100,7 +100,7 @@ class StalledSyncTest {
     FaultInjectingFs fs = new FaultInjectingFs(new NioStorageFs());
     CommitLog log = CommitLog.open(fs, tmp, config(mode, new ManualClock(T0)), new Recorder());
     fs.stall(FaultInjectingFs.Op.SYNC, "CommitLog-*");
-    Appended a = log.appendAsync(new byte[] {2}, new int[] {1});
+    Appended a = log.appendAsync(Payload.of(new byte[] {2}), new int[] {1});
     assertThat(log.awaitDurable(a, Duration.ofMillis(50))).isFalse();
     CompletableFuture<Throwable> outcome = new CompletableFuture<>();
     log.whenDurable(a, cause -> outcome.complete(cause == null ? new Throwable("durable") : cause));

@@ -163,6 +163,86 @@ class MemtableTest {
     assertEquals(m.recount(), m.liveBytes(), "seed " + seed);
   }
 
+  @Test
+  void aReaderMeetsEveryRowOnceInOrderWhileRowsAreAppended() throws Exception {
+    // rows in clustering order go into the last chunk's spare room, shared with the chunk before
+    long seed = seed();
+    Random rnd = new Random(seed);
+    Memtable m = new Memtable();
+    PartitionKey key = PartitionKey.of(new byte[] {8});
+    int rows = 20_000;
+    java.util.concurrent.atomic.AtomicInteger applied =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < rows; i++) {
+                m.apply(update(key, i, i, 1 + (i * 7919) % 200));
+                applied.set(i + 1);
+              }
+            });
+    writer.start();
+    int reads = 0;
+    while (reads < 200 || applied.get() < rows) {
+      int before = applied.get();
+      if (before == 0) {
+        continue;
+      }
+      boolean reversed = rnd.nextBoolean();
+      int from = rnd.nextInt(before);
+      Slice slice =
+          new Slice(
+              rnd.nextBoolean() ? ClusteringBytes.BOTTOM : clustering(from), ClusteringBytes.TOP);
+      int expected = slice.contains(clustering(from)) ? from : from + 1;
+      if (slice.start() == ClusteringBytes.BOTTOM) {
+        expected = 0;
+      }
+      List<Integer> seen = new ArrayList<>();
+      Iterator<Row> it = m.get(key).rows(slice, reversed);
+      while (it.hasNext()) {
+        Row r = it.next();
+        seen.add(java.nio.ByteBuffer.wrap(r.clustering(), 1, 4).getInt());
+        assertEquals(1, r.cells().length, "seed " + seed);
+      }
+      if (reversed) {
+        java.util.Collections.reverse(seen);
+      }
+      assertTrue(seen.size() >= before - expected, "seed " + seed + ": rows missed");
+      for (int i = 0; i < seen.size(); i++) {
+        assertEquals(expected + i, seen.get(i), "seed " + seed + ": out of order, twice or missed");
+      }
+      reads++;
+    }
+    writer.join();
+    assertEquals(rows, m.get(key).rowCount());
+    assertEquals(m.recount(), m.liveBytes(), "seed " + seed);
+  }
+
+  @Test
+  void aChunkStaysAsItWasWhileItsSuccessorsTakeRowsInItsSpareRoom() {
+    long seed = seed();
+    Random rnd = new Random(seed);
+    List<RowChunk> views = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
+    RowChunk c = null;
+    for (int i = 0; i < RowChunk.MAX_ROWS; i++) {
+      Row r = randomRow(rnd, clustering(i));
+      rows.add(r);
+      c =
+          c == null
+              ? RowChunk.of(r.clustering(), RowCodec.encode(r))
+              : c.insert(c.size(), r.clustering(), RowCodec.encode(r));
+      views.add(c);
+    }
+    for (int v = 0; v < views.size(); v++) {
+      RowChunk view = views.get(v);
+      assertEquals(v + 1, view.size(), "seed " + seed);
+      for (int i = 0; i <= v; i++) {
+        assertEquals(rows.get(i), view.row(i), "seed " + seed + ", view " + v + ", row " + i);
+      }
+    }
+  }
+
   private static Slice randomSlice(Random rnd) {
     byte[] lo = rnd.nextInt(5) == 0 ? ClusteringBytes.BOTTOM : clustering(rnd.nextInt(110) - 5);
     byte[] hi = rnd.nextInt(5) == 0 ? ClusteringBytes.TOP : clustering(rnd.nextInt(110) - 5);

@@ -130,11 +130,13 @@ public final class RetainedHeap {
     return this;
   }
 
-  /** Walks everything reachable from {@code root} (included) that is not shared. */
-  public Result measure(Object root) {
+  /** Walks everything reachable from the {@code roots} (included) that is not shared. */
+  public Result measure(Object... roots) {
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     ArrayDeque<Object> todo = new ArrayDeque<>();
-    todo.push(root);
+    for (Object root : roots) {
+      todo.push(root);
+    }
     Map<String, long[]> byClass = new TreeMap<>();
     long total = 0;
     while (!todo.isEmpty()) {

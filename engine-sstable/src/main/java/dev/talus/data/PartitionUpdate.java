@@ -7,6 +7,7 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -139,6 +140,96 @@ public final class PartitionUpdate {
         }
       }
     }
+  }
+
+  /** The length of what {@link #serialize(ByteBuffer)} writes. */
+  public int serializedSize() {
+    long n = sizeOfBytes(key.bytes()) + 16L;
+    n += VarInts.sizeOfUnsigned(rangeTombstones.size());
+    for (RangeTombstone t : rangeTombstones) {
+      n += sizeOfBytes(t.start()) + sizeOfBytes(t.end()) + 16;
+    }
+    n += VarInts.sizeOfUnsigned(rows.size());
+    for (Row r : rows) {
+      LivenessInfo l = r.liveness();
+      n += sizeOfBytes(r.clustering()) + 16 + VarInts.sizeOfUnsigned(l.ttl()) + 16;
+      n += VarInts.sizeOfUnsigned(r.complexDeletions().length);
+      for (ComplexDeletion d : r.complexDeletions()) {
+        n += VarInts.sizeOfUnsigned(d.column()) + 16;
+      }
+      n += VarInts.sizeOfUnsigned(r.cells().length);
+      for (Cell c : r.cells()) {
+        n += VarInts.sizeOfUnsigned(c.column()) + 1 + 8 + VarInts.sizeOfUnsigned(c.ttl()) + 8;
+        n += sizeOfBytes(c.value()) + (c.hasPath() ? sizeOfBytes(c.path()) : 0);
+      }
+    }
+    if (n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a partition update of " + n + " bytes");
+    }
+    return (int) n;
+  }
+
+  /**
+   * Writes the update in layout {@link #SERIAL_VERSION} into {@code out} at its position, exactly
+   * {@link #serializedSize()} bytes, as {@link #serialize(DataOutput)} writes it.
+   */
+  public void serialize(ByteBuffer out) {
+    putBytes(out, key.bytes());
+    putDeletion(out, partitionDeletion);
+    putUnsigned(out, rangeTombstones.size());
+    for (RangeTombstone t : rangeTombstones) {
+      putBytes(out, t.start());
+      putBytes(out, t.end());
+      putDeletion(out, t.deletion());
+    }
+    putUnsigned(out, rows.size());
+    for (Row r : rows) {
+      putBytes(out, r.clustering());
+      LivenessInfo l = r.liveness();
+      out.putLong(l.timestamp());
+      putUnsigned(out, l.ttl());
+      out.putLong(l.localExpirationTime());
+      putDeletion(out, r.deletion());
+      putUnsigned(out, r.complexDeletions().length);
+      for (ComplexDeletion d : r.complexDeletions()) {
+        putUnsigned(out, d.column());
+        putDeletion(out, d.deletion());
+      }
+      putUnsigned(out, r.cells().length);
+      for (Cell c : r.cells()) {
+        putUnsigned(out, c.column());
+        out.put((byte) ((c.hasPath() ? CELL_PATH : 0) | (c.isCounter() ? CELL_COUNTER : 0)));
+        out.putLong(c.timestamp());
+        putUnsigned(out, c.ttl());
+        out.putLong(c.localDeletionTime());
+        putBytes(out, c.value());
+        if (c.hasPath()) {
+          putBytes(out, c.path());
+        }
+      }
+    }
+  }
+
+  private static long sizeOfBytes(byte[] b) {
+    return VarInts.sizeOfUnsigned(b.length) + (long) b.length;
+  }
+
+  private static void putUnsigned(ByteBuffer out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.put((byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put((byte) v);
+  }
+
+  private static void putBytes(ByteBuffer out, byte[] b) {
+    putUnsigned(out, b.length);
+    out.put(b);
+  }
+
+  private static void putDeletion(ByteBuffer out, DeletionTime d) {
+    out.putLong(d.markedForDeleteAt());
+    out.putLong(d.localDeletionTime());
   }
 
   /** Reads an update written by {@link #serialize} (layout {@link #SERIAL_VERSION}). */
