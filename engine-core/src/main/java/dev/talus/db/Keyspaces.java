@@ -39,7 +39,7 @@ final class Keyspaces {
 
   /** Whether writes to table {@code id} go through the commit log. */
   boolean logged(int id) {
-    return !unlogged.contains(id);
+    return unlogged.isEmpty() || !unlogged.contains(id); // no boxing in the common case
   }
 
   /** Takes the catalogue's keyspaces and recomputes every table's durability. */
