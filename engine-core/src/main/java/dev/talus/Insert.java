@@ -12,6 +12,9 @@ import java.util.Objects;
  * visible even if all its regular columns are later deleted (Cassandra's row marker). All primary
  * key columns must be given. Writing a column as null writes a tombstone for it.
  *
+ * <p>Values may be {@link Select#marker() markers}, to be given when the insert, {@link #prepare()
+ * prepared}, is executed.
+ *
  * <p>Not thread-safe; build and execute it on one thread. Executing twice writes twice.
  */
 public final class Insert {
@@ -89,12 +92,42 @@ public final class Insert {
         reqs -> table.store().write(reqs.get(0)));
   }
 
+  /**
+   * This insert as a {@link PreparedInsert}, executed with values for its {@link Select#marker()
+   * markers} (given as column values), planned once.
+   */
+  public PreparedInsert prepare() {
+    return new PreparedInsert(table, values, ttl, timestamp, spec);
+  }
+
   ConditionalWrites.Spec spec() {
     return spec;
   }
 
   WriteRequest request() {
+    for (Map.Entry<String, Object> e : values.entrySet()) {
+      if (e.getValue() == PreparedSelect.MARKER) {
+        throw markerAsValue(e.getKey());
+      }
+    }
     return new WriteRequest(WriteRequest.Kind.INSERT, List.of(), values, List.of(), ttl, timestamp);
+  }
+
+  /** Refuses a marker among {@code values} (one per column): a marker is not a value. */
+  static void checkNoMarker(List<String> columns, Object[] values) {
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == PreparedSelect.MARKER) {
+        throw markerAsValue(columns.get(i));
+      }
+    }
+  }
+
+  private static InvalidQueryException markerAsValue(String column) {
+    return new InvalidQueryException(
+        "the value of "
+            + column
+            + " is a bind marker (Select.marker()): prepare() the insert and pass the values to"
+            + " PreparedInsert.execute");
   }
 
   Table table() {

@@ -61,6 +61,7 @@ class ArchitectureTest {
           "Batch",
           "Select",
           "PreparedSelect",
+          "PreparedInsert",
           "Insert",
           "Update",
           "Delete",

@@ -3,6 +3,7 @@ package dev.talus.bench;
 import dev.talus.ClusteringOrder;
 import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
+import dev.talus.PreparedInsert;
 import dev.talus.PreparedSelect;
 import dev.talus.Select;
 import dev.talus.Table;
@@ -23,8 +24,10 @@ final class TalusBenchEngine implements BenchEngine {
   private final Path dir;
   private final SourceRecorder sources = new SourceRecorder();
 
-  /** Reads are prepared once, as an application (or a CQL driver) would prepare them. */
+  /** Reads and writes are prepared once, as an application (or a CQL driver) would prepare them. */
   private final PreparedSelect pointRead;
+
+  private final PreparedInsert put;
 
   private final Map<Integer, PreparedSelect> firstRows = new ConcurrentHashMap<>();
 
@@ -35,6 +38,13 @@ final class TalusBenchEngine implements BenchEngine {
         layout == Layout.NEWEST_FIRST ? ClusteringOrder.DESC : ClusteringOrder.ASC;
     this.table = db.createTable(BenchData.schema("bench", order, compaction(config)));
     this.pointRead = table.select().eq("p", Select.marker()).eq("seq", Select.marker()).prepare();
+    this.put =
+        table
+            .insert()
+            .value("p", Select.marker())
+            .value("seq", Select.marker())
+            .value("v", Select.marker())
+            .prepare();
   }
 
   static TalusOptions options(Path dir, CompareConfig config) {
@@ -73,7 +83,7 @@ final class TalusBenchEngine implements BenchEngine {
 
   @Override
   public void put(int partition, long seq, byte[] value) {
-    table.insert().value("p", partition).value("seq", seq).value("v", value).execute();
+    put.execute(partition, seq, value);
   }
 
   @Override

@@ -20,6 +20,7 @@ import dev.talus.request.ReadResult;
 import dev.talus.request.WriteRequest;
 import dev.talus.table.TableInspector;
 import dev.talus.table.TableStore;
+import dev.talus.write.InsertPlan;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -185,6 +186,24 @@ public final class TableHandle {
   public void write(WriteRequest req) {
     try {
       db.writes().write(store(), req);
+    } catch (CorruptFileException e) {
+      throw Corruption.translate(e, "table " + name());
+    }
+  }
+
+  /**
+   * Runs {@code statement} with {@code values} (one per column, in its order): through its plan
+   * when it has one for the table's current schema, else as the general write.
+   */
+  public void insert(InsertStatement statement, Object[] values) {
+    try {
+      TableStore store = store();
+      InsertPlan plan = statement.planFor(store.keys());
+      if (plan != null) {
+        db.writes().insert(store, plan, values, statement.timestamp());
+      } else {
+        db.writes().write(store, statement.request(values));
+      }
     } catch (CorruptFileException e) {
       throw Corruption.translate(e, "table " + name());
     }

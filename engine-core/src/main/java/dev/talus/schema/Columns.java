@@ -29,8 +29,13 @@ public final class Columns {
 
   /** {@code value} as column {@code c}'s canonical value. */
   public static Object coerce(TableSchema s, ColumnDef c, Object value) {
+    return coerce(s, c, TypeCodec.of(c.type()), value);
+  }
+
+  /** {@link #coerce} with the codec of {@code c}'s type already at hand. */
+  public static Object coerce(TableSchema s, ColumnDef c, TypeCodec<?> codec, Object value) {
     try {
-      return TypeCodec.of(c.type()).coerce(value);
+      return codec.coerce(value);
     } catch (IllegalArgumentException e) {
       throw new InvalidQueryException(
           "bad value for column " + c.name() + " of " + s.name() + ": " + e.getMessage(), e);

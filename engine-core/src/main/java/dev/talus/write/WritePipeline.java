@@ -158,26 +158,50 @@ public final class WritePipeline {
         awaitPendingCounters(List.of(table), List.of(req));
       }
       long ts = req.timestamp() != null ? checkTimestamp(req.timestamp()) : ctx.nextTimestamp();
-      PartitionUpdate u = validate(table, req, ts, ctx.requestNowSeconds());
-      budget.reserve(u.heapSize());
-      waits.lockWrites(table);
-      try {
-        boolean applyNow = true;
-        if (logged.test(table.id())) {
-          Mutation m = new Mutation(List.of(new Mutation.Entry(table.id(), u)));
-          applyNow = waits.logAndAwait(m, List.of(table), List.of(u));
-        }
-        if (applyNow) {
-          apply(table, u);
-        }
-      } finally {
-        table.unlockWrites();
-      }
+      logAndApply(table, validate(table, req, ts, ctx.requestNowSeconds()));
     } finally {
       unlock(stripes);
     }
     afterWrite();
     ctx.metrics().write(table.schema().name(), table.metrics().writeLatencySince(start));
+  }
+
+  /**
+   * Applies one prepared INSERT: {@code values} (one per column of {@code plan}) into {@code
+   * table}, at {@code timestamp} (null: the clock's). The plan replaces the general planner; the
+   * other stages are those of {@link #write(TableStore, WriteRequest)} (a plan is never made for a
+   * counter table, so no counter lock is needed).
+   */
+  public void insert(TableStore table, InsertPlan plan, Object[] values, Long timestamp) {
+    ctx.checkWritable();
+    long start = Histogram.startTimer();
+    long ts = timestamp != null ? checkTimestamp(timestamp) : ctx.nextTimestamp();
+    PartitionUpdate u = plan.update(values, ts, ctx.requestNowSeconds());
+    table.guardrails().checkWrite(u);
+    logAndApply(table, u);
+    afterWrite();
+    ctx.metrics().write(table.schema().name(), table.metrics().writeLatencySince(start));
+  }
+
+  /**
+   * Reserves memory for one table's update, then logs it (waiting for the commit log, at most the
+   * write timeout) and applies it under the table's write barrier.
+   */
+  private void logAndApply(TableStore table, PartitionUpdate u) {
+    budget.reserve(u.heapSize());
+    waits.lockWrites(table);
+    try {
+      boolean applyNow = true;
+      if (logged.test(table.id())) {
+        Mutation m = new Mutation(List.of(new Mutation.Entry(table.id(), u)));
+        applyNow = waits.logAndAwait(m, List.of(table), List.of(u));
+      }
+      if (applyNow) {
+        apply(table, u);
+      }
+    } finally {
+      table.unlockWrites();
+    }
   }
 
   /**

@@ -4,7 +4,6 @@ import dev.talus.ClusteringOrder;
 import dev.talus.CompactionOptions;
 import dev.talus.DataType;
 import dev.talus.Delete;
-import dev.talus.Insert;
 import dev.talus.ManualClock;
 import dev.talus.PagingState;
 import dev.talus.ResultRow;
@@ -24,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -382,14 +382,17 @@ class ModelBasedTest {
     if (op instanceof Write w) {
       Model.RowKey k = new Model.RowKey(w.c1, w.c2);
       if (w.insert) {
-        Insert ins = t.insert().value("p", w.p).value("c1", w.c1).value("c2", w.c2).timestamp(w.ts);
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("p", w.p);
+        values.put("c1", w.c1);
+        values.put("c2", w.c2);
         if (w.setV1) {
-          ins.value("v1", w.v1);
+          values.put("v1", w.v1);
         }
         if (w.setV2) {
-          ins.value("v2", w.v2);
+          values.put("v2", w.v2);
         }
-        ins.ttl(Duration.ofSeconds(w.ttl)).execute();
+        ModelInserts.insert(t, values, Duration.ofSeconds(w.ttl), w.ts, ModelInserts.prepared(w));
         model.marker(w.p, k, w.ts, w.ttl, now);
       } else {
         Update up = t.update().where("p", w.p).where("c1", w.c1).where("c2", w.c2).timestamp(w.ts);

@@ -4,7 +4,6 @@ import dev.talus.ClusteringOrder;
 import dev.talus.CompactionOptions;
 import dev.talus.DataType;
 import dev.talus.Delete;
-import dev.talus.Insert;
 import dev.talus.ManualClock;
 import dev.talus.Table;
 import dev.talus.TableSchema;
@@ -388,17 +387,13 @@ class WideModelTest {
     if (op instanceof Write w) {
       long ts = ts(w.ts, clock, timestamps);
       if (w.insert) {
-        Insert ins =
-            t.insert()
-                .value("a", w.pk.a())
-                .value("b", w.pk.b())
-                .value("ts", w.ck.instant())
-                .value("id", w.ck.uuid());
-        w.values.forEach((c, v) -> ins.value(c, engineValue(c, v)));
-        if (w.ts != null) {
-          ins.timestamp(w.ts);
-        }
-        ins.ttl(Duration.ofSeconds(w.ttl)).execute();
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("a", w.pk.a());
+        values.put("b", w.pk.b());
+        values.put("ts", w.ck.instant());
+        values.put("id", w.ck.uuid());
+        w.values.forEach((c, v) -> values.put(c, engineValue(c, v)));
+        ModelInserts.insert(t, values, Duration.ofSeconds(w.ttl), w.ts, ModelInserts.prepared(w));
         model.marker(w.pk, w.ck, ts, w.ttl, now);
       } else {
         Update up =
