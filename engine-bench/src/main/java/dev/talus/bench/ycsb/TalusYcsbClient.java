@@ -5,6 +5,9 @@ import dev.talus.CommitLogSync;
 import dev.talus.CompactionOptions;
 import dev.talus.Compression;
 import dev.talus.DataType;
+import dev.talus.Insert;
+import dev.talus.PreparedInsert;
+import dev.talus.PreparedSelect;
 import dev.talus.ResultRow;
 import dev.talus.Select;
 import dev.talus.Table;
@@ -12,7 +15,9 @@ import dev.talus.TableSchema;
 import dev.talus.TalusDb;
 import dev.talus.TalusOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
@@ -42,6 +47,10 @@ import site.ycsb.Status;
  * memtable filling while one flushes, like RocksDB's two 64 MiB write buffers), a 256 MiB chunk
  * cache, LZ4 chunks and a 1% Bloom filter.
  *
+ * <p>Reads and inserts of the table are prepared once per set of fields and bound per call ({@link
+ * PreparedSelect}, {@link PreparedInsert}), as YCSB's Cassandra binding caches its prepared
+ * statements per field set; updates, deletes and scans use the builders.
+ *
  * <p>YCSB makes one instance per client thread; all instances on one directory share one {@link
  * TalusDb} through a static reference-counted holder ({@link SharedByDirectory}), opened by the
  * first {@code init()} and closed by the last {@code cleanup()}. An instance is used by one thread.
@@ -61,6 +70,11 @@ public final class TalusYcsbClient extends DB {
   private TalusDb db;
   private String tableName;
   private Table table;
+
+  /** This thread's prepared reads by field set (null: all fields) and inserts by field order. */
+  private final Map<Set<String>, PreparedSelect> reads = new HashMap<>();
+
+  private final Map<List<String>, PreparedInsert> inserts = new HashMap<>();
 
   @Override
   public void init() throws DBException {
@@ -150,11 +164,10 @@ public final class TalusYcsbClient extends DB {
   @Override
   public Status read(String t, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      Select s = table(t).select().eq(KEY, key);
-      if (fields != null) {
-        s.columns(fields.toArray(new String[0]));
-      }
-      var row = s.one();
+      var row =
+          t.equals(tableName)
+              ? preparedRead(fields).one(key)
+              : select(table(t), fields).eq(KEY, key).one();
       if (row.isEmpty()) {
         return Status.NOT_FOUND;
       }
@@ -163,6 +176,25 @@ public final class TalusYcsbClient extends DB {
     } catch (RuntimeException e) {
       return error("read", e);
     }
+  }
+
+  /** The prepared read of {@code fields} (null: all), kept under a copy of the set. */
+  private PreparedSelect preparedRead(Set<String> fields) {
+    PreparedSelect p = reads.get(fields);
+    if (p == null) {
+      p = select(table, fields).eq(KEY, Select.marker()).prepare();
+      reads.put(fields == null ? null : Set.copyOf(fields), p);
+    }
+    return p;
+  }
+
+  /** A read of {@code fields} (null: all) of one key; the caller adds the key restriction. */
+  private static Select select(Table tbl, Set<String> fields) {
+    Select s = tbl.select();
+    if (fields != null) {
+      s.columns(fields.toArray(new String[0]));
+    }
+    return s;
   }
 
   private void copy(ResultRow row, Set<String> fields, Map<String, ByteIterator> result) {
@@ -225,11 +257,22 @@ public final class TalusYcsbClient extends DB {
   @Override
   public Status insert(String t, String key, Map<String, ByteIterator> values) {
     try {
-      var i = table(t).insert().value(KEY, key);
-      for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
-        i.value(e.getKey(), e.getValue().toArray());
+      if (!t.equals(tableName)) {
+        var i = table(t).insert().value(KEY, key);
+        for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+          i.value(e.getKey(), e.getValue().toArray());
+        }
+        i.execute();
+        return Status.OK;
       }
-      i.execute();
+      List<String> names = new ArrayList<>(values.size());
+      Object[] bound = new Object[values.size() + 1];
+      bound[0] = key;
+      for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+        names.add(e.getKey());
+        bound[names.size()] = e.getValue().toArray();
+      }
+      inserts.computeIfAbsent(names, this::prepareInsert).execute(bound);
       return Status.OK;
     } catch (RuntimeException e) {
       return error("insert", e);
@@ -244,6 +287,15 @@ public final class TalusYcsbClient extends DB {
     } catch (RuntimeException e) {
       return error("delete", e);
     }
+  }
+
+  /** An insert of the key and {@code fields}, in that order, every value a marker. */
+  private PreparedInsert prepareInsert(List<String> fields) {
+    Insert i = table.insert().value(KEY, Select.marker());
+    for (String f : fields) {
+      i.value(f, Select.marker());
+    }
+    return i.prepare();
   }
 
   private Table table(String t) {
