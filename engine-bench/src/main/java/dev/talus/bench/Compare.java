@@ -29,8 +29,9 @@ public final class Compare {
       List.of(
           "Durability: WAL_NO_SYNC = RocksDB WAL with sync=false vs Talus commit log PERIODIC"
               + " (fsync every 10 s); PER_WRITE_SYNC = RocksDB sync=true vs Talus GROUP commit"
-              + " (2 ms window). Both survive a killed process; only the second survives power"
-              + " loss.",
+              + " (2 ms window, which a lone writer waits out); PER_WRITE_SYNC_BATCH = RocksDB"
+              + " sync=true vs Talus BATCH (an fsync as soon as the last ends). All survive a"
+              + " killed process; only the per-write ones survive power loss.",
           "Compaction: leveled on both (Talus LCS with 160 MiB SSTables, L0 trigger 4, levels"
               + " sized from the bottom with a 256 MiB base; RocksDB level style with its"
               + " defaults, which are the same rules), or Talus size-tiered vs RocksDB universal;"

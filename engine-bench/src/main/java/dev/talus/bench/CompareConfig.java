@@ -39,7 +39,12 @@ record CompareConfig(
     /** RocksDB: WAL on, sync=false. Talus: commit log in PERIODIC mode (fsync every 10 s). */
     WAL_NO_SYNC,
     /** Each acknowledged write is fsynced. RocksDB: sync=true. Talus: GROUP commit (2 ms). */
-    PER_WRITE_SYNC
+    PER_WRITE_SYNC,
+    /**
+     * Each acknowledged write is fsynced, the next fsync starting as soon as the last ends, and
+     * writers arriving meanwhile sharing it: RocksDB sync=true (its write groups), Talus BATCH.
+     */
+    PER_WRITE_SYNC_BATCH
   }
 
   /** Rows per partition in the main table. */
@@ -59,7 +64,8 @@ record CompareConfig(
           + String.join(",", Workloads.NAMES)
           + "\n"
           + "  --durability D   wal_no_sync (default: RocksDB WAL sync=false, Talus PERIODIC) or\n"
-          + "                   per_write_sync (RocksDB sync=true, Talus GROUP commit)\n"
+          + "                   per_write_sync (RocksDB sync=true, Talus GROUP commit, 2 ms window)\n"
+          + "                   or per_write_sync_batch (RocksDB sync=true, Talus BATCH)\n"
           + "  --compaction C   leveled (default; RocksDB level style) or size_tiered (universal)\n"
           + "  --dir DIR        where the engines' data goes (default -Dtalus.bench.dir, else the\n"
           + "                   temp directory); it must exist unless --create-dir is given\n"

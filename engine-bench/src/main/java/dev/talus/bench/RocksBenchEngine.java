@@ -67,7 +67,7 @@ final class RocksBenchEngine implements BenchEngine {
     // WAL on; fsynced per write only in the durable setting (Talus then runs GROUP commit).
     this.writeOptions =
         own(new WriteOptions())
-            .setSync(config.durability() == CompareConfig.Durability.PER_WRITE_SYNC)
+            .setSync(config.durability() != CompareConfig.Durability.WAL_NO_SYNC)
             .setDisableWAL(false);
     this.readOptions = own(new ReadOptions());
     try {
@@ -89,7 +89,7 @@ final class RocksBenchEngine implements BenchEngine {
         + (config.compaction() == CompareConfig.Compaction.LEVELED ? "LEVEL" : "UNIVERSAL")
         + " (level_compaction_dynamic_level_bytes default), max_background_jobs=2, WAL on,"
         + " sync="
-        + (config.durability() == CompareConfig.Durability.PER_WRITE_SYNC)
+        + (config.durability() != CompareConfig.Durability.WAL_NO_SYNC)
         + ", statistics on";
   }
 

@@ -56,14 +56,17 @@ final class TalusBenchEngine implements BenchEngine {
     // Talus flushes the largest memtable once half the memtable space is used, so twice the
     // write-buffer size gives RocksDB's shape: one 64 MiB memtable filling while one flushes.
     // Durability matches RocksDB's: a log written but not fsynced per write (PERIODIC), or every
-    // acknowledged write fsynced (GROUP commit, shared by concurrent writers, like sync=true).
+    // acknowledged write fsynced: GROUP commit (fsyncs every 2 ms window, shared by the writers
+    // waiting) or BATCH (an fsync as soon as the last ends, shared like RocksDB's write groups).
     return TalusOptions.builder(dir)
         .memtableSpaceBytes(2 * config.writeBufferBytes())
         .chunkCacheBytes(config.cacheBytes())
         .commitLogSync(
-            config.durability() == CompareConfig.Durability.PER_WRITE_SYNC
-                ? CommitLogSync.GROUP
-                : CommitLogSync.PERIODIC)
+            switch (config.durability()) {
+              case WAL_NO_SYNC -> CommitLogSync.PERIODIC;
+              case PER_WRITE_SYNC -> CommitLogSync.GROUP;
+              case PER_WRITE_SYNC_BATCH -> CommitLogSync.BATCH;
+            })
         .metricsListener(listener)
         .build();
   }
