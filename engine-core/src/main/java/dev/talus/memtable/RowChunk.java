@@ -35,11 +35,19 @@ final class RowChunk {
   private final int count;
   private final int end;
 
+  /**
+   * The first row's clustering as {@link #prefix} gives it: the partition's binary search over its
+   * chunks compares it before touching the chunk's arrays (on a memtable larger than the CPU's
+   * caches, each array touched is a cache miss).
+   */
+  private final long firstPrefix;
+
   private RowChunk(byte[] data, int[] starts, int count, int end) {
     this.data = data;
     this.starts = starts;
     this.count = count;
     this.end = end;
+    this.firstPrefix = count == 0 ? 0 : firstPrefix(data, starts[0]);
   }
 
   private RowChunk(byte[] data, int[] starts) {
@@ -57,7 +65,7 @@ final class RowChunk {
 
   /** Heap bytes of this chunk: the object and its two arrays, spare room included. */
   long heapSize() {
-    return HeapLayout.object(2L * HeapLayout.REF + 8)
+    return HeapLayout.object(2L * HeapLayout.REF + 16)
         + HeapLayout.byteArray(data.length)
         + HeapLayout.intArray(starts.length);
   }
@@ -97,6 +105,44 @@ final class RowChunk {
       shift += 7;
     } while ((b & 0x80) != 0);
     return Arrays.compareUnsigned(data, p, p + len, clustering, 0, clustering.length);
+  }
+
+  /**
+   * The first 8 bytes of {@code b[from, from + length)} as an unsigned big-endian number, zeros
+   * after its end. Two prefixes that differ order their arrays as {@link
+   * java.util.Arrays#compareUnsigned} does (a shorter array padded with zeros sorts before a longer
+   * one that differs from it only past its end); equal prefixes say nothing.
+   */
+  static long prefix(byte[] b, int from, int length) {
+    long p = 0;
+    int n = Math.min(8, length);
+    for (int k = 0; k < n; k++) {
+      p |= (b[from + k] & 0xFFL) << (56 - 8 * k);
+    }
+    return p;
+  }
+
+  private static long firstPrefix(byte[] data, int p) {
+    int len = 0;
+    int shift = 0;
+    int b;
+    do {
+      b = data[p++] & 0xFF;
+      len |= (b & 0x7F) << shift;
+      shift += 7;
+    } while ((b & 0x80) != 0);
+    return prefix(data, p, len);
+  }
+
+  /**
+   * As {@code compare(0, clustering)}, given {@code prefix(clustering, 0, clustering.length)}:
+   * decided by the prefixes when they differ, without reading the arrays.
+   */
+  int compareFirst(byte[] clustering, long clusteringPrefix) {
+    if (firstPrefix != clusteringPrefix) {
+      return Long.compareUnsigned(firstPrefix, clusteringPrefix) < 0 ? -1 : 1;
+    }
+    return compare(0, clustering);
   }
 
   /** Row {@code i}'s clustering (a copy). */

@@ -32,12 +32,13 @@ final class RowChunks {
    * (0 if none).
    */
   static int floor(RowChunk[] d, byte[] clustering) {
+    long prefix = RowChunk.prefix(clustering, 0, clustering.length);
     int lo = 1;
     int hi = d.length - 1;
     int found = 0;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (get(d, mid).compare(0, clustering) <= 0) {
+      if (get(d, mid).compareFirst(clustering, prefix) <= 0) {
         found = mid;
         lo = mid + 1;
       } else {
@@ -49,12 +50,13 @@ final class RowChunks {
 
   /** The last chunk whose first row is before {@code bound} (0 if none). */
   static int lower(RowChunk[] d, byte[] bound) {
+    long prefix = RowChunk.prefix(bound, 0, bound.length);
     int lo = 1;
     int hi = d.length - 1;
     int found = 0;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (get(d, mid).compare(0, bound) < 0) {
+      if (get(d, mid).compareFirst(bound, prefix) < 0) {
         found = mid;
         lo = mid + 1;
       } else {
