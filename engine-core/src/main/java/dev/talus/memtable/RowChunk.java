@@ -95,7 +95,16 @@ final class RowChunk {
 
   /** Compares row {@code i}'s clustering with {@code clustering} (unsigned bytes). */
   int compare(int i, byte[] clustering) {
-    int p = starts[i];
+    long at = clusteringAt(data, starts[i]);
+    int from = (int) (at >>> 32);
+    return Arrays.compareUnsigned(data, from, from + (int) at, clustering, 0, clustering.length);
+  }
+
+  /**
+   * Where the clustering of the record at {@code p} lies: its offset in the high 32 bits, its
+   * length in the low 32 (the record starts with the length as a varint).
+   */
+  private static long clusteringAt(byte[] data, int p) {
     int len = 0;
     int shift = 0;
     int b;
@@ -104,7 +113,7 @@ final class RowChunk {
       len |= (b & 0x7F) << shift;
       shift += 7;
     } while ((b & 0x80) != 0);
-    return Arrays.compareUnsigned(data, p, p + len, clustering, 0, clustering.length);
+    return ((long) p << 32) | len;
   }
 
   /**
@@ -123,15 +132,8 @@ final class RowChunk {
   }
 
   private static long firstPrefix(byte[] data, int p) {
-    int len = 0;
-    int shift = 0;
-    int b;
-    do {
-      b = data[p++] & 0xFF;
-      len |= (b & 0x7F) << shift;
-      shift += 7;
-    } while ((b & 0x80) != 0);
-    return prefix(data, p, len);
+    long at = clusteringAt(data, p);
+    return prefix(data, (int) (at >>> 32), (int) at);
   }
 
   /**
@@ -147,16 +149,9 @@ final class RowChunk {
 
   /** Row {@code i}'s clustering (a copy). */
   byte[] clustering(int i) {
-    int p = starts[i];
-    int len = 0;
-    int shift = 0;
-    int b;
-    do {
-      b = data[p++] & 0xFF;
-      len |= (b & 0x7F) << shift;
-      shift += 7;
-    } while ((b & 0x80) != 0);
-    return Arrays.copyOfRange(data, p, p + len);
+    long at = clusteringAt(data, starts[i]);
+    int from = (int) (at >>> 32);
+    return Arrays.copyOfRange(data, from, from + (int) at);
   }
 
   /** Row {@code i}, decoded. */

@@ -49,19 +49,11 @@ public record Mutation(List<Entry> entries) implements Payload {
   @Override
   public void writeTo(ByteBuffer out) {
     out.put((byte) VERSION);
-    putUnsigned(out, entries.size());
+    VarInts.putUnsigned(out, entries.size());
     for (Entry e : entries) {
-      putUnsigned(out, e.tableId);
+      VarInts.putUnsigned(out, e.tableId);
       e.update.serialize(out);
     }
-  }
-
-  private static void putUnsigned(ByteBuffer out, long v) {
-    while ((v & ~0x7FL) != 0) {
-      out.put((byte) ((v & 0x7F) | 0x80));
-      v >>>= 7;
-    }
-    out.put((byte) v);
   }
 
   public byte[] serialize() {

@@ -176,31 +176,31 @@ public final class PartitionUpdate {
   public void serialize(ByteBuffer out) {
     putBytes(out, key.bytes());
     putDeletion(out, partitionDeletion);
-    putUnsigned(out, rangeTombstones.size());
+    VarInts.putUnsigned(out, rangeTombstones.size());
     for (RangeTombstone t : rangeTombstones) {
       putBytes(out, t.start());
       putBytes(out, t.end());
       putDeletion(out, t.deletion());
     }
-    putUnsigned(out, rows.size());
+    VarInts.putUnsigned(out, rows.size());
     for (Row r : rows) {
       putBytes(out, r.clustering());
       LivenessInfo l = r.liveness();
       out.putLong(l.timestamp());
-      putUnsigned(out, l.ttl());
+      VarInts.putUnsigned(out, l.ttl());
       out.putLong(l.localExpirationTime());
       putDeletion(out, r.deletion());
-      putUnsigned(out, r.complexDeletions().length);
+      VarInts.putUnsigned(out, r.complexDeletions().length);
       for (ComplexDeletion d : r.complexDeletions()) {
-        putUnsigned(out, d.column());
+        VarInts.putUnsigned(out, d.column());
         putDeletion(out, d.deletion());
       }
-      putUnsigned(out, r.cells().length);
+      VarInts.putUnsigned(out, r.cells().length);
       for (Cell c : r.cells()) {
-        putUnsigned(out, c.column());
+        VarInts.putUnsigned(out, c.column());
         out.put((byte) ((c.hasPath() ? CELL_PATH : 0) | (c.isCounter() ? CELL_COUNTER : 0)));
         out.putLong(c.timestamp());
-        putUnsigned(out, c.ttl());
+        VarInts.putUnsigned(out, c.ttl());
         out.putLong(c.localDeletionTime());
         putBytes(out, c.value());
         if (c.hasPath()) {
@@ -214,16 +214,8 @@ public final class PartitionUpdate {
     return VarInts.sizeOfUnsigned(b.length) + (long) b.length;
   }
 
-  private static void putUnsigned(ByteBuffer out, long v) {
-    while ((v & ~0x7FL) != 0) {
-      out.put((byte) ((v & 0x7F) | 0x80));
-      v >>>= 7;
-    }
-    out.put((byte) v);
-  }
-
   private static void putBytes(ByteBuffer out, byte[] b) {
-    putUnsigned(out, b.length);
+    VarInts.putUnsigned(out, b.length);
     out.put(b);
   }
 

@@ -3,6 +3,7 @@ package dev.talus.data;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /** LEB128 varints (zig-zag for signed values). Stateless and thread-safe. */
 public final class VarInts {
@@ -14,6 +15,15 @@ public final class VarInts {
       v >>>= 7;
     }
     out.writeByte((int) v);
+  }
+
+  /** {@link #writeUnsigned} into a buffer, at its position. */
+  public static void putUnsigned(ByteBuffer out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.put((byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put((byte) v);
   }
 
   public static long readUnsigned(DataInput in) throws IOException {
@@ -41,7 +51,11 @@ public final class VarInts {
   }
 
   public static long readSigned(DataInput in) throws IOException {
-    long u = readUnsigned(in);
+    return zigZagDecode(readUnsigned(in));
+  }
+
+  /** The signed value of an unsigned varint {@link #writeSigned} wrote. */
+  public static long zigZagDecode(long u) {
     return (u >>> 1) ^ -(u & 1);
   }
 

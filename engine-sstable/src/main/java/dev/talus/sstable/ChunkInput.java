@@ -235,8 +235,7 @@ final class ChunkInput extends InputStream implements DataInput, VarIntInput {
 
   /** A zig-zag signed varint ({@link VarInts#readSigned}), through the fast unsigned decode. */
   long readVarSigned() throws IOException {
-    long u = readUnsignedVarInt();
-    return (u >>> 1) ^ -(u & 1);
+    return VarInts.zigZagDecode(readUnsignedVarInt());
   }
 
   /** A length varint no greater than {@code max} ({@link VarInts#readLength}). */

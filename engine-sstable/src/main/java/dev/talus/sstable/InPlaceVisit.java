@@ -1,6 +1,7 @@
 package dev.talus.sstable;
 
 import dev.talus.data.SimpleRow;
+import dev.talus.data.VarInts;
 
 /**
  * Parses one row of a decompressed chunk in place for a {@link dev.talus.data.RowVisitor}: a simple
@@ -70,8 +71,9 @@ final class InPlaceVisit {
         return DECODE;
       }
       simple.start(a, clusteringFrom, clusteringLength);
-      markedForDeleteAt = zigzag(InPlaceRows.varValue(a, p)) + baseTimestamp;
-      localDeletionTime = zigzag(InPlaceRows.varValue(a, p + n1)) + baseLocalDeletionTime;
+      markedForDeleteAt = VarInts.zigZagDecode(InPlaceRows.varValue(a, p)) + baseTimestamp;
+      localDeletionTime =
+          VarInts.zigZagDecode(InPlaceRows.varValue(a, p + n1)) + baseLocalDeletionTime;
       tombstone = true;
       return p + n1 + n2;
     }
@@ -85,7 +87,7 @@ final class InPlaceVisit {
       if (n < 0) {
         return DECODE;
       }
-      simple.marker(zigzag(InPlaceRows.varValue(a, p)) + baseTimestamp);
+      simple.marker(VarInts.zigZagDecode(InPlaceRows.varValue(a, p)) + baseTimestamp);
       p += n;
     }
     if ((flags & PartitionSerializer.R_CELLS) != 0) {
@@ -114,7 +116,7 @@ final class InPlaceVisit {
     if (n < 0 || p + n >= limit) {
       return -1;
     }
-    int column = (int) zigzag(InPlaceRows.varValue(a, p));
+    int column = (int) VarInts.zigZagDecode(InPlaceRows.varValue(a, p));
     p += n;
     int cf = a[p++] & 0xFF;
     if ((cf & ~PartitionSerializer.C_VALUE) != 0) {
@@ -124,7 +126,7 @@ final class InPlaceVisit {
     if (n < 0) {
       return -1;
     }
-    long ts = zigzag(InPlaceRows.varValue(a, p)) + baseTimestamp;
+    long ts = VarInts.zigZagDecode(InPlaceRows.varValue(a, p)) + baseTimestamp;
     p += n;
     if ((cf & PartitionSerializer.C_VALUE) == 0) {
       simple.cell(column, ts, -1, 0);
@@ -141,9 +143,5 @@ final class InPlaceVisit {
     }
     simple.cell(column, ts, p, (int) len);
     return p + (int) len;
-  }
-
-  private static long zigzag(long u) {
-    return (u >>> 1) ^ -(u & 1);
   }
 }
