@@ -130,20 +130,7 @@ class DirectRowsEquivalenceTest {
   }
 
   private static String describe(List<ResultRow> rows) {
-    StringBuilder b = new StringBuilder();
-    for (ResultRow r : rows) {
-      b.append('[');
-      for (String col : r.columns()) {
-        Object v = r.get(col);
-        b.append(col).append('=').append(v instanceof byte[] a ? java.util.Arrays.toString(a) : v);
-        if (!col.equals("p") && !col.equals("c")) {
-          b.append(" wt=").append(r.writeTime(col)).append(" ttl=").append(r.ttl(col));
-        }
-        b.append(' ');
-      }
-      b.append(']');
-    }
-    return b.toString();
+    return ResultText.describe(rows, col -> !col.equals("p") && !col.equals("c"));
   }
 
   private static void write(Table t, Random rnd, ManualClock clock) {

@@ -120,19 +120,7 @@ class TimestampOrderedReadPropertyTest {
   }
 
   private static String describe(List<ResultRow> rows) {
-    StringBuilder b = new StringBuilder();
-    for (ResultRow r : rows) {
-      b.append('[');
-      for (String col : r.columns()) {
-        b.append(col).append('=').append(r.get(col));
-        if (col.startsWith("v")) {
-          b.append(" wt=").append(r.writeTime(col)).append(" ttl=").append(r.ttl(col));
-        }
-        b.append(' ');
-      }
-      b.append(']');
-    }
-    return b.toString();
+    return ResultText.describe(rows, col -> col.startsWith("v"));
   }
 
   /** One random write (or flush, or clock move); returns what it did, for failure messages. */
