@@ -53,13 +53,13 @@ public final class Compare {
               + " Talus's SSTable heap (Bloom filters, index samples, chunk offsets) vs RocksDB's"
               + " estimate-table-readers-mem.",
           "Sources per read: Talus counts memtables + SSTables merged per partition read (after"
-              + " its partition Bloom filter, clustering ranges and index); RocksDB counts SST"
+              + " its partition and row Bloom filters, clustering ranges and index); RocksDB counts SST"
               + " files whose whole-key Bloom filter let a Get through; its iterators merge every"
               + " L0 file and one file per non-empty level.",
           "Talus is driven through its typed public API (builders, result rows); RocksDB"
               + " through byte[] keys and values.",
           "RocksDB's Bloom filter is on whole keys (partition + sequence, no prefix extractor);"
-              + " Talus's is on partition keys.");
+              + " Talus has one on partition keys and one on rows (partition + clustering).");
 
   private Compare() {}
 

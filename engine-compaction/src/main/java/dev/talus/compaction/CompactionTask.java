@@ -201,10 +201,12 @@ public final class CompactionTask {
 
   private Result compact(List<SSTableReader> readers) throws IOException {
     long totalKeys = 0;
+    long totalRows = 0;
     long totalData = 0;
     long bytesRead = 0;
     for (SSTableReader r : readers) {
       totalKeys += r.stats().partitionCount();
+      totalRows += r.stats().rowCount();
       totalData += r.dataSize();
       bytesRead += r.onDiskSize();
     }
@@ -213,6 +215,10 @@ public final class CompactionTask {
       long perPartition = Math.max(1, totalData / totalKeys);
       expectedKeys = Math.max(1, Math.min(totalKeys, plan.maxOutputBytes() / perPartition + 1));
     }
+    // rows per output in the inputs' proportion of rows to partitions (an overestimate when the
+    // inputs overlap, which only lowers the row filter's false-positive rate)
+    long expectedRows =
+        totalKeys == 0 ? 1 : Math.max(1, (long) ((double) totalRows / totalKeys * expectedKeys));
 
     Purger purger = new Purger(nowSeconds, gcBeforeSeconds);
     CountingPartition.Counts counts = new CountingPartition.Counts();
@@ -270,7 +276,12 @@ public final class CompactionTask {
           if (writer == null) {
             writer =
                 SSTableWriter.create(
-                    fs, directory, manifest.newGeneration(), expectedKeys, outputOptions);
+                    fs,
+                    directory,
+                    manifest.newGeneration(),
+                    expectedKeys,
+                    expectedRows,
+                    outputOptions);
           }
           writer.append(
               purged.key(),

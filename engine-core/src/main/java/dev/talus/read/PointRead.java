@@ -26,12 +26,14 @@ import java.util.List;
 /**
  * A read of one row named by its whole primary key, without the general read's partition views,
  * iterators and merge: each source is asked for that one row ({@link MemPartition#row}, {@link
- * SSTableReader#firstRow}), newest first, stopping as {@link TimestampOrderedRead} stops, and the
- * versions found are reconciled and filtered to what is live exactly as the merge and {@link
- * LiveRows} would (the same partition, range and row deletions, the same tombstone counts, the same
- * sources counted). Serves the tables and read shapes {@link TimestampOrderedRead} serves; {@link
- * #read} returns null when a source holds something other than the named row (a malformed slice),
- * and the caller then takes the general path. Stateless apart from the table it reads; thread-safe.
+ * SSTableReader#firstRow}), newest first, stopping as {@link TimestampOrderedRead} stops and
+ * passing over SSTables whose row filter rules the row out ({@link SSTableReader#mayContainRow}),
+ * and the versions found are reconciled and filtered to what is live exactly as the merge and
+ * {@link LiveRows} would (the same partition, range and row deletions, the same tombstone counts,
+ * the same sources counted). Serves the tables and read shapes {@link TimestampOrderedRead} serves;
+ * {@link #read} returns null when a source holds something other than the named row (a malformed
+ * slice), and the caller then takes the general path. Stateless apart from the table it reads;
+ * thread-safe.
  */
 final class PointRead {
   private final ViewTracker tracker;
@@ -151,7 +153,7 @@ final class PointRead {
     List<SSTableReader> candidates = null;
     for (SSTableReader r : refs) {
       metrics.bloomLookup();
-      if (r.mayContain(key)) {
+      if (r.mayContain(key) && r.mayContainRow(key, found.target)) {
         if (only == null) {
           only = r;
         } else {

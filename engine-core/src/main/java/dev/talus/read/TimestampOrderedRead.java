@@ -183,6 +183,9 @@ final class TimestampOrderedRead {
       if (progress.complete(r.stats().maxTimestamp())) {
         break; // this SSTable and every older one cannot change the rows
       }
+      if (!progress.mayBeIn(r, key)) {
+        continue; // its row filter rules out every named row and any deletion of the partition
+      }
       PartitionData d = r.partition(key);
       if (d != null) {
         PartitionData g = progress.add(d);
@@ -216,6 +219,16 @@ final class TimestampOrderedRead {
       this.deletions = new DeletionTime[rows.length];
       this.unsure = new boolean[rows.length];
       Arrays.fill(deletions, DeletionTime.LIVE);
+    }
+
+    /** False if {@code r}'s row filter rules out every named row of partition {@code key}. */
+    boolean mayBeIn(SSTableReader r, PartitionKey key) {
+      for (byte[] row : rows) {
+        if (r.mayContainRow(key, row)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** Reads what {@code source} holds for the named rows once; returns it as a source. */

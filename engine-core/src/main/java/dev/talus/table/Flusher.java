@@ -127,12 +127,17 @@ final class Flusher {
     if (!m.isEmpty()) {
       try {
         long gen = table.manifest().newGeneration();
+        long rows = 0;
+        for (MemPartition p : m.partitions()) {
+          rows += p.rowCount();
+        }
         try (SSTableWriter w =
             SSTableWriter.create(
                 ctx.fs(),
                 table.directory(),
                 gen,
                 Math.max(1, m.partitionCount()),
+                Math.max(1, rows),
                 table.sstableOptions(0).toBuilder()
                     .commitLogInterval(Math.max(0, m.commitLogLower()), m.commitLogUpper())
                     .attachedWriters(table.indexes().componentWriters(table.keys()))

@@ -81,6 +81,7 @@ public final class SSTableImport {
                   table.directory(),
                   newGen,
                   Math.max(1, src.stats().partitionCount()),
+                  Math.max(1, src.stats().rowCount()),
                   table.sstableOptions(0));
           SSTableScanner partitions = src.scanner()) {
         while (partitions.hasNext()) {

@@ -302,6 +302,7 @@ public final class TableStore {
     return SSTableOptions.builder()
         .compression(c)
         .bloomFpChance(schema().bloomFilterFpChance())
+        .rowFilter(!schema().clustering().isEmpty())
         .level(level)
         .createdAt(ctx.nowSeconds())
         .partitionObserver(guardrails)

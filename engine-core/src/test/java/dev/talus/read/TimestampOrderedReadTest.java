@@ -244,16 +244,50 @@ class TimestampOrderedReadTest {
   }
 
   @Test
-  void aMissingRowReadsEverySSTable() {
-    // both SSTables' clustering ranges hold c = 3, so neither is skipped by range
+  void aMissingRowIsRuledOutByTheRowFiltersOfSSTablesHoldingItsPartition() {
+    // both SSTables' clustering ranges hold c = 3, so neither is skipped by range; their row
+    // filters (on partition and clustering) rule the row out without an index lookup
     insert(1, 1, "old", 10);
     insert(5, 1, "old", 10);
     t.flush();
     insert(2, 2, "new", 20);
     insert(4, 2, "new", 20);
     t.flush();
+    long lookupsBefore = t.stats().bloomFilterLookups();
     assertThat(read(3)).isEqualTo("none");
+    assertThat(sources()).isEqualTo(0);
+    assertThat(t.stats().bloomFilterLookups() - lookupsBefore).isEqualTo(2);
+    assertThat(read(4)).isEqualTo("2/new");
+    assertThat(sources()).isEqualTo(1);
+  }
+
+  @Test
+  void anInListPassesOverAnSSTableHoldingNoneOfItsRows() {
+    insert(1, 1, "old", 10);
+    insert(2, 1, "old", 10);
+    t.flush();
+    insert(7, 2, "mid", 20);
+    t.flush();
+    insert(1, 3, "new", 30);
+    t.flush();
+    // the newest holds row 1 whole; the middle one holds neither row; the oldest must give row 2
+    assertThat(t.select().eq("p", 1).in("c", 1, 2).execute().size()).isEqualTo(2);
     assertThat(sources()).isEqualTo(2);
+  }
+
+  @Test
+  void aRangeDeletionKeepsItsSSTableInTheReadOfARowItDoesNotHold() {
+    insert(3, 1, "old", 10);
+    insert(5, 1, "old", 10);
+    t.flush();
+    t.delete().eq("p", 1).gt("c", 2).lt("c", 4).execute(); // the newer SSTable holds no row 3
+    insert(5, 2, "new", 20);
+    t.flush();
+    // were the deleting SSTable passed over, the old row would come back; it is read, and its
+    // deletion, newer than anything older, ends the read there
+    assertThat(read(3)).isEqualTo("none");
+    assertThat(sources()).isEqualTo(1);
+    assertThat(read(5)).isEqualTo("2/new");
   }
 
   @Test

@@ -78,15 +78,21 @@ final class BloomFilter {
     }
   }
 
-  /** Returns null if the stored shape is inconsistent (the caller reports corruption). */
-  static BloomFilter read(DataInputStream in, long bytesAvailable) throws IOException {
+  /**
+   * Reads a filter from a body with {@code bytesAvailable} bytes left; it fills them exactly, or,
+   * if {@code anotherFollows}, leaves room for at least another filter's 12-byte shape. Returns
+   * null if the stored shape is inconsistent (the caller reports corruption).
+   */
+  static BloomFilter read(DataInputStream in, long bytesAvailable, boolean anotherFollows)
+      throws IOException {
     int k = in.readInt();
     long m = in.readLong();
+    long room = bytesAvailable - 12 - (anotherFollows ? 12 : 0);
     if (k < 0
         || k > 30
         || m < 0
         || m % 64 != 0
-        || m / 8 != bytesAvailable - 12
+        || (anotherFollows ? m / 8 > room : m / 8 != room)
         || (k == 0) != (m == 0)) {
       return null;
     }

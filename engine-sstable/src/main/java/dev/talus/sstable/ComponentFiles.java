@@ -125,12 +125,7 @@ final class ComponentFiles {
     int v = checkToc(fs, desc);
     readSmall(fs, desc, Component.STATS, v, (in, src) -> SSTableStats.read(in, v, src));
     readSmall(fs, desc, Component.COMPRESSION_INFO, v, CompressionInfo::read);
-    readSmall(
-        fs,
-        desc,
-        Component.FILTER,
-        v,
-        (in, src) -> BloomFilter.read(in, src.remainingBeforeFooter()));
+    readSmall(fs, desc, Component.FILTER, v, (in, src) -> Filters.read(in, src, v));
     try (ReadableFile index = fs.openForRead(desc.path(Component.INDEX))) {
       IndexSamples.build(index, desc, partitions, v);
     }

@@ -9,9 +9,11 @@ package dev.talus.sstable;
  *   <li><b>2</b>: adds element paths of collection and user-type cells, complex-column deletions,
  *       counter cells, static rows (a reserved clustering), and a complex-deletion count in Stats.
  *       A version 1 file reads unchanged.
- *   <li><b>3</b> (written): the TOC may carry the manifest's witness lines, written after the
- *       manifest edit that made the SSTable live ({@link ManifestWitness}); the binary components
- *       are those of version 2. A version 2 file reads unchanged (and witnesses nothing).
+ *   <li><b>3</b>: the TOC may carry the manifest's witness lines, written after the manifest edit
+ *       that made the SSTable live ({@link ManifestWitness}); the binary components are those of
+ *       version 2. A version 2 file reads unchanged (and witnesses nothing).
+ *   <li><b>4</b> (written): Filter.db carries a second Bloom filter, over rows ({@link Filters});
+ *       it may be empty (k = m = 0). A version 3 file reads unchanged, with no row filter.
  * </ul>
  *
  * A file of a version newer than {@link #CURRENT} is refused at open with a message naming it.
@@ -19,7 +21,7 @@ package dev.talus.sstable;
  */
 public final class FormatVersion {
   /** The version this build writes. */
-  public static final int CURRENT = 3;
+  public static final int CURRENT = 4;
 
   /** The oldest version this build still reads. */
   public static final int OLDEST = 1;

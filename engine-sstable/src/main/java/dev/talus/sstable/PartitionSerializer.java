@@ -50,15 +50,19 @@ final class PartitionSerializer {
   static final int C_PATH = 0x08; // format 2
   static final int C_COUNTER = 0x10; // format 2
 
-  /** The row flags known in each format version (index = version; 3 changed only the TOC). */
+  /**
+   * The row flags known in each format version (index = version; 3 changed only the TOC, 4 only the
+   * Filter component).
+   */
   static final int[] ROW_FLAGS = {
-    0, 0x3E, 0x3E | R_COMPLEX_DELETIONS, 0x3E | R_COMPLEX_DELETIONS,
+    0, 0x3E, 0x3E | R_COMPLEX_DELETIONS, 0x3E | R_COMPLEX_DELETIONS, 0x3E | R_COMPLEX_DELETIONS,
   };
 
   /** The cell flags known in each format version (index = version). */
   static final int[] CELL_FLAGS = {
     0,
     C_TTL | C_LDT | C_VALUE,
+    C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
     C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
     C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
   };

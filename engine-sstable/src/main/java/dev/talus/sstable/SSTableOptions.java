@@ -45,6 +45,7 @@ public final class SSTableOptions {
   private final Compression compression;
   private final int chunkSize;
   private final double bloomFpChance;
+  private final boolean rowFilter;
   private final int rowIndexBlockSize;
   private final int level;
   private final CommitLogInterval commitLogInterval;
@@ -56,6 +57,7 @@ public final class SSTableOptions {
     this.compression = b.compression;
     this.chunkSize = b.chunkSize;
     this.bloomFpChance = b.bloomFpChance;
+    this.rowFilter = b.rowFilter;
     this.rowIndexBlockSize = b.rowIndexBlockSize;
     this.level = b.level;
     this.commitLogInterval = b.commitLogInterval;
@@ -93,6 +95,14 @@ public final class SSTableOptions {
     return bloomFpChance;
   }
 
+  /**
+   * Whether the SSTable carries a Bloom filter over its rows as well as its partitions (worth it
+   * for tables with clustering columns; off by default).
+   */
+  public boolean rowFilter() {
+    return rowFilter;
+  }
+
   public int rowIndexBlockSize() {
     return rowIndexBlockSize;
   }
@@ -121,6 +131,7 @@ public final class SSTableOptions {
     b.compression = compression;
     b.chunkSize = chunkSize;
     b.bloomFpChance = bloomFpChance;
+    b.rowFilter = rowFilter;
     b.rowIndexBlockSize = rowIndexBlockSize;
     b.level = level;
     b.commitLogInterval = commitLogInterval;
@@ -138,6 +149,8 @@ public final class SSTableOptions {
         + chunkSize
         + ", bloomFpChance="
         + bloomFpChance
+        + ", rowFilter="
+        + rowFilter
         + ", rowIndexBlockSize="
         + rowIndexBlockSize
         + ", level="
@@ -154,6 +167,7 @@ public final class SSTableOptions {
     private Compression compression = Compression.LZ4;
     private int chunkSize = 16 * 1024;
     private double bloomFpChance = 0.01;
+    private boolean rowFilter;
     private int rowIndexBlockSize = 64 * 1024;
     private int level;
     private CommitLogInterval commitLogInterval;
@@ -190,6 +204,12 @@ public final class SSTableOptions {
     }
 
     /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
+    /** See {@link SSTableOptions#rowFilter()}. */
+    public Builder rowFilter(boolean on) {
+      this.rowFilter = on;
+      return this;
+    }
+
     public Builder bloomFpChance(double p) {
       this.bloomFpChance = p;
       return this;

@@ -49,7 +49,7 @@ public final class SSTableReader {
   private final int version;
   private final SSTableStats stats;
   private final CompressionInfo compression;
-  private final BloomFilter filter;
+  private final Filters filter;
   private final ReadableFile dataFile;
   private final ReadableFile indexFile;
   private final ChunkReader chunks;
@@ -77,7 +77,7 @@ public final class SSTableReader {
       int version,
       SSTableStats stats,
       CompressionInfo compression,
-      BloomFilter filter,
+      Filters filter,
       ReadableFile dataFile,
       ReadableFile indexFile,
       ChunkCache cache,
@@ -122,20 +122,9 @@ public final class SSTableReader {
     CompressionInfo ci =
         ComponentFiles.readSmall(
             fs, desc, Component.COMPRESSION_INFO, version, CompressionInfo::read);
-    BloomFilter filter =
+    Filters filter =
         ComponentFiles.readSmall(
-            fs,
-            desc,
-            Component.FILTER,
-            version,
-            (in, src) -> {
-              long at = src.position();
-              BloomFilter f = BloomFilter.read(in, src.remainingBeforeFooter());
-              if (f == null) {
-                throw new CorruptFileException(src.path(), at, "inconsistent filter shape");
-              }
-              return f;
-            });
+            fs, desc, Component.FILTER, version, (in, src) -> Filters.read(in, src, version));
     ReadableFile data = null;
     ReadableFile index = null;
     try {
@@ -227,7 +216,9 @@ public final class SSTableReader {
     for (byte[] k : sampleKeys) {
       keys += arrayBytes(k.length, 1);
     }
-    return arrayBytes(filter.sizeInBytes() / 8, 8)
+    long[] words = filter.wordCounts();
+    return arrayBytes(words[0], 8)
+        + arrayBytes(words[1], 8)
         + keys
         + arrayBytes(sampleTokens.length, 8)
         + arrayBytes(samplePositions.length, 8)
@@ -247,6 +238,15 @@ public final class SSTableReader {
   /** Bloom filter only: false means certainly absent. */
   public boolean mayContain(PartitionKey key) {
     return filter.mayContain(key);
+  }
+
+  /**
+   * Row filter only: false means this SSTable certainly holds neither the row of clustering {@code
+   * clustering} (as rows store it) in partition {@code key} nor a partition or range deletion of
+   * that partition, so a read of that one row may pass it over. True if it has no row filter.
+   */
+  public boolean mayContainRow(PartitionKey key, byte[] clustering) {
+    return filter.mayContainRow(key, clustering);
   }
 
   /**

@@ -50,7 +50,7 @@ public final class SSTableWriter implements AutoCloseable {
   private final DataOutputStream dataOut;
   private final ComponentOutput indexFile;
   private final DataOutputStream indexOut;
-  private final BloomFilter filter;
+  private final Filters filter;
   private final SSTableStats stats = new SSTableStats();
   private final Map<Component, ComponentOutput> open = new EnumMap<>(Component.class);
   private final List<Path> created = new ArrayList<>();
@@ -59,7 +59,11 @@ public final class SSTableWriter implements AutoCloseable {
   private State state = State.OPEN;
 
   private SSTableWriter(
-      StorageFs fs, SSTableDescriptor desc, long expectedKeys, SSTableOptions options)
+      StorageFs fs,
+      SSTableDescriptor desc,
+      long expectedKeys,
+      long expectedRows,
+      SSTableOptions options)
       throws IOException {
     this.fs = fs;
     this.desc = desc;
@@ -81,17 +85,36 @@ public final class SSTableWriter implements AutoCloseable {
       abort();
       throw e;
     }
-    this.filter = BloomFilter.create(expectedKeys, options.bloomFpChance());
+    this.filter =
+        Filters.create(
+            expectedKeys, options.rowFilter() ? expectedRows : 0, options.bloomFpChance());
   }
 
   /**
    * Starts writing generation {@code generation} into {@code dir}. {@code expectedKeys} sizes the
-   * Bloom filter; an underestimate raises its false-positive rate, never its correctness.
+   * Bloom filter; an underestimate raises its false-positive rate, never its correctness. The row
+   * filter, if {@link SSTableOptions#rowFilter()}, is sized for as many rows as partitions.
    */
   public static SSTableWriter create(
       StorageFs fs, Path dir, long generation, long expectedKeys, SSTableOptions options)
       throws IOException {
-    return new SSTableWriter(fs, new SSTableDescriptor(dir, generation), expectedKeys, options);
+    return create(fs, dir, generation, expectedKeys, expectedKeys, options);
+  }
+
+  /**
+   * As {@link #create(StorageFs, Path, long, long, SSTableOptions)}, with the row filter (if {@link
+   * SSTableOptions#rowFilter()}) sized for {@code expectedRows} rows.
+   */
+  public static SSTableWriter create(
+      StorageFs fs,
+      Path dir,
+      long generation,
+      long expectedKeys,
+      long expectedRows,
+      SSTableOptions options)
+      throws IOException {
+    return new SSTableWriter(
+        fs, new SSTableDescriptor(dir, generation), expectedKeys, expectedRows, options);
   }
 
   public SSTableDescriptor descriptor() {
@@ -181,6 +204,7 @@ public final class SSTableWriter implements AutoCloseable {
         blockStart = data.position();
       }
       PartitionSerializer.writeRow(dataOut, r, h);
+      filter.addRow(key, r.clustering());
       if (options.partitionObserver() != null) {
         options.partitionObserver().rowWritten(key, r);
       }
@@ -207,7 +231,7 @@ public final class SSTableWriter implements AutoCloseable {
       blocks = List.of();
     }
     writeIndexEntry(key, start, blocks);
-    filter.add(key);
+    filter.addPartition(key, !partitionDeletion.isLive() || !rangeTombstones.isEmpty());
     long size = data.position() - start;
     stats.partitionDone(size, cells);
     lastKey = key;

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Format versions: what this build writes is version 3; a version 2 SSTable (the same components, a
- * TOC without the manifest's witness lines) and a version 1 SSTable (scalar data only) still read;
- * a version newer than this build knows is refused at open with a message naming it, and version 2
- * fields inside a version 1 file are refused as damage.
+ * Format versions: what this build writes is version 4; a version 3 SSTable (a Filter component
+ * without the row filter), a version 2 SSTable (also a TOC without the manifest's witness lines)
+ * and a version 1 SSTable (scalar data only) still read; a version newer than this build knows is
+ * refused at open with a message naming it, and version 2 fields inside a version 1 file are
+ * refused as damage.
  */
 class FormatVersionTest {
   @TempDir Path dir;
@@ -49,10 +50,19 @@ class FormatVersionTest {
     }
   }
 
-  /** Rewrites the version in a component's header and fixes its footer checksum. */
+  /**
+   * Rewrites the version in a component's header and fixes its footer checksum; before version 4 a
+   * Filter component loses its (empty) row filter, the 12 bytes before the 16-byte footer.
+   */
   private void setHeaderVersion(Component c, int version) throws Exception {
     Path p = new SSTableDescriptor(dir, 1).path(c);
     byte[] b = Files2.read(fs, p);
+    if (c == Component.FILTER && version < Filters.ROW_FILTER_VERSION) {
+      byte[] shorter = new byte[b.length - 12];
+      System.arraycopy(b, 0, shorter, 0, b.length - 28);
+      System.arraycopy(b, b.length - 16, shorter, b.length - 28, 16);
+      b = shorter;
+    }
     ByteBuffer.wrap(b).putInt(5 + c.headerName().length(), version);
     long crc = Integer.toUnsignedLong(FileFormat.crc32c(b, 0, b.length - 8));
     ByteBuffer.wrap(b).putLong(b.length - 8, crc);
@@ -73,8 +83,23 @@ class FormatVersionTest {
     writeScalar();
     SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
     try {
-      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(3);
-      assertThat(r.stats().creationInfo()).startsWith("format=3 ");
+      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(4);
+      assertThat(r.stats().creationInfo()).startsWith("format=4 ");
+    } finally {
+      r.release();
+    }
+  }
+
+  @Test
+  void aVersionThreeSSTableStillReadsWithoutARowFilter() throws Exception {
+    writeScalar();
+    setVersion(3); // no row filter in Filter.db
+    SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
+    try {
+      assertThat(r.formatVersion()).isEqualTo(3);
+      r.verify();
+      assertThat(r.mayContain(KEY)).isTrue();
+      assertThat(r.mayContainRow(KEY, TestData.ck(2))).isTrue(); // no row filter: always maybe
     } finally {
       r.release();
     }
@@ -115,19 +140,19 @@ class FormatVersionTest {
   @Test
   void aNewerVersionIsRefusedAtOpenNamingIt() throws Exception {
     writeScalar();
-    setVersion(4);
+    setVersion(5);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 4 is newer than this build reads (versions 1 to 3)");
+        .hasMessageContaining("format version 5 is newer than this build reads (versions 1 to 4)");
   }
 
   @Test
   void aComponentOfAnotherVersionThanItsTocIsRefused() throws Exception {
     writeScalar();
-    setHeaderVersion(Component.STATS, 4);
+    setHeaderVersion(Component.STATS, 5);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 4 is newer");
+        .hasMessageContaining("format version 5 is newer");
   }
 
   @Test

@@ -71,7 +71,8 @@ class ReaderHeapBytesTest {
         int stretches = ((long[]) field(r, "sampleTokens")).length;
         long expected =
             arrayFields(r)
-                + arrayFields(field(r, "filter"))
+                + arrayFields(field(field(r, "filter"), "partitions"))
+                + arrayFields(field(field(r, "filter"), "rows"))
                 + arrayBytes(ci.offsets())
                 + arrayBytes(new Object[ci.chunkCount() + stretches]);
         assertThat(r.heapBytes()).isEqualTo(expected);
