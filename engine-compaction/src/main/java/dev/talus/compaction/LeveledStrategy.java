@@ -21,10 +21,12 @@ import java.util.Set;
  *
  * <ol>
  *   <li>Every level gets a score. L0: its idle SSTables ÷ {@value #L0_COMPACTION_TRIGGER}, or its
- *       bytes ÷ the level base if that is more. Levels 1–7: idle bytes ÷ target; a level above the
- *       base level that still holds data scores {@value #DRAIN_SCORE}. Levels are tried from the
- *       highest score down (ties: the lower level); L0 needs a score of at least 1, the others more
- *       than {@value #SCORE_THRESHOLD}.
+ *       bytes ÷ the level base if that is more, or 1 if it holds at least two idle SSTables of
+ *       which one has used up its reads' allowance ({@link SSTableInfo#seeksExhausted}: LevelDB's
+ *       seek compaction, so data that is read but no longer written does not stay split). Levels
+ *       1–7: idle bytes ÷ target; a level above the base level that still holds data scores {@value
+ *       #DRAIN_SCORE}. Levels are tried from the highest score down (ties: the lower level); L0
+ *       needs a score of at least 1, the others more than {@value #SCORE_THRESHOLD}.
  *   <li>L0: the oldest L0 SSTables (by generation) with every L0 SSTable overlapping them, at most
  *       {@value #MAX_COMPACTING_L0}, plus every base-level SSTable overlapping their key span, into
  *       the base level.
@@ -154,6 +156,9 @@ public final class LeveledStrategy implements CompactionStrategy {
         Math.max(
             (double) l0.size() / L0_COMPACTION_TRIGGER,
             (double) SizeTieredBuckets.totalBytes(l0) / options.levelBaseBytes());
+    if (score[0] < 1 && l0.size() >= 2 && l0.stream().anyMatch(SSTableInfo::seeksExhausted)) {
+      score[0] = 1; // reads keep paying for the split: merge it although no more flushes come
+    }
     if (score[0] >= 1) {
       levels.add(0);
     }

@@ -84,6 +84,11 @@ public final class ReaderInfo implements SSTableInfo {
   }
 
   @Override
+  public boolean seeksExhausted() {
+    return reader.seeks().exhausted();
+  }
+
+  @Override
   public boolean equals(Object o) {
     return o instanceof ReaderInfo r && r.reader == reader;
   }

@@ -38,6 +38,14 @@ public interface SSTableInfo {
 
   long partitionCount();
 
+  /**
+   * True once reads have paid for this SSTable beside others often enough that compacting it away
+   * costs less than going on (LevelDB's seek compaction; see {@code SeekAllowance}).
+   */
+  default boolean seeksExhausted() {
+    return false;
+  }
+
   /** True if this SSTable's key range overlaps {@code other}'s. */
   default boolean overlaps(SSTableInfo other) {
     return firstKey().compareTo(other.lastKey()) <= 0 && other.firstKey().compareTo(lastKey()) <= 0;

@@ -15,7 +15,8 @@ record FakeSSTable(
     long maxLocalDeletionTime,
     long createdAtSeconds,
     double droppableRatio,
-    long partitionCount)
+    long partitionCount,
+    boolean seeksExhausted)
     implements SSTableInfo {
 
   @Override
@@ -64,6 +65,7 @@ record FakeSSTable(
     private long maxLdt = Long.MAX_VALUE;
     private long created;
     private double droppable;
+    private boolean seeksExhausted;
 
     private Builder(long generation) {
       this.generation = generation;
@@ -101,6 +103,11 @@ record FakeSSTable(
       return this;
     }
 
+    Builder seeksExhausted() {
+      this.seeksExhausted = true;
+      return this;
+    }
+
     Builder droppable(double ratio) {
       this.droppable = ratio;
       return this;
@@ -118,7 +125,8 @@ record FakeSSTable(
           maxLdt,
           created,
           droppable,
-          1 + Math.max(0, lastToken - firstToken));
+          1 + Math.max(0, lastToken - firstToken),
+          seeksExhausted);
     }
   }
 }

@@ -55,6 +55,31 @@ class LeveledStrategyTest {
   }
 
   @Test
+  void twoL0SSTablesCompactOnceReadsUsedUpTheAllowanceOfOne() {
+    List<FakeSSTable> base = run(10, 8, 3, 100);
+    FakeSSTable a = sst(1, 0, 100, 0, 299);
+    FakeSSTable b = sst(2, 0, 100, 50, 250);
+    List<SSTableInfo> quiet = new ArrayList<>(base);
+    quiet.addAll(List.of(a, b));
+    assertThat(LCS.nextBackgroundTask(context(quiet))).as("below the L0 trigger").isEmpty();
+
+    FakeSSTable worn =
+        FakeSSTable.builder(2).level(0).size(100).tokens(50, 250).seeksExhausted().build();
+    List<SSTableInfo> read = new ArrayList<>(base);
+    read.addAll(List.of(a, worn));
+    CompactionPlan<SSTableInfo> p = LCS.nextBackgroundTask(context(read)).orElseThrow();
+    assertThat(p.outputLevel()).isEqualTo(8);
+    assertThat(p.inputs()).contains(a, worn).containsAll(base);
+
+    List<SSTableInfo> alone = new ArrayList<>(base);
+    alone.add(worn);
+    assertThat(LCS.nextBackgroundTask(context(alone)))
+        .as(
+            "one L0 SSTable: reads pay for two sources at most, a rewrite of the base is not worth it")
+        .isEmpty();
+  }
+
+  @Test
   void levelTargetsGrowFromTheBottomLevel() {
     LevelTargets empty = LevelTargets.of(new long[9], 10, 256);
     assertThat(empty.baseLevel()).isEqualTo(8);

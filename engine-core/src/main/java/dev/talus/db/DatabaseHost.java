@@ -48,6 +48,11 @@ final class DatabaseHost implements TableHost {
   }
 
   @Override
+  public void readsWantCompaction(TableStore table) {
+    jobs.scheduleCompaction(table);
+  }
+
+  @Override
   public boolean writeFailed(
       TableStore table, boolean compaction, String what, java.io.IOException cause) {
     jobs.diskFull().failed(table, compaction, what, cause);

@@ -171,12 +171,20 @@ final class PointRead {
           || fromSSTable(only, key, slice, found);
     }
     candidates.sort((a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp()));
+    SSTableReader first = null;
+    boolean charged = false;
     for (SSTableReader r : candidates) {
       if (found.complete(r.stats().maxTimestamp(), regularIds)) {
         break; // this SSTable and every older one cannot change the row
       }
       if (!fromSSTable(r, key, slice, found)) {
         return false;
+      }
+      if (first == null) {
+        first = r;
+      } else if (!charged) {
+        metrics.chargeSeek(first); // a second SSTable had to be read
+        charged = true;
       }
     }
     return true;

@@ -96,6 +96,7 @@ final class SSTableSelector {
       }
     }
     Map<PartitionData, Long> generations = new IdentityHashMap<>();
+    SSTableReader first = null;
     try {
       for (SSTableReader r : refs) {
         metrics.bloomLookup();
@@ -104,6 +105,11 @@ final class SSTableSelector {
           if (d != null) {
             sources.add(d);
             generations.put(d, r.generation());
+            if (first == null) {
+              first = r;
+            } else if (generations.size() == 2) {
+              metrics.chargeSeek(first); // the read merges more than one SSTable
+            }
           } else {
             metrics.bloomFalsePositive();
           }

@@ -179,6 +179,7 @@ final class TimestampOrderedRead {
     if (newestFirst.size() > 1) {
       newestFirst.sort((a, b) -> Long.compare(b.stats().maxTimestamp(), a.stats().maxTimestamp()));
     }
+    SSTableReader first = null;
     for (SSTableReader r : newestFirst) {
       if (progress.complete(r.stats().maxTimestamp())) {
         break; // this SSTable and every older one cannot change the rows
@@ -191,6 +192,11 @@ final class TimestampOrderedRead {
         PartitionData g = progress.add(d);
         sources.add(g);
         generations.put(g, r.generation());
+        if (first == null) {
+          first = r;
+        } else if (generations.size() == 2) {
+          metrics.chargeSeek(first); // the read merges more than one SSTable
+        }
       } else {
         metrics.bloomFalsePositive();
       }

@@ -22,6 +22,9 @@ public interface TableHost {
   /** A compaction of {@code table} ended (done, failed or cancelled). */
   void compacted(TableStore table);
 
+  /** Reads of {@code table} used up an SSTable's seek allowance: its strategy may have work. */
+  default void readsWantCompaction(TableStore table) {}
+
   /**
    * A flush ({@code compaction} false) or a compaction of {@code table}, described by {@code what},
    * failed with {@code cause}; its partial files are removed and its memtable or inputs kept. The

@@ -2,6 +2,7 @@ package dev.talus.table;
 
 import dev.talus.Percentiles;
 import dev.talus.metrics.Histogram;
+import dev.talus.sstable.SSTableReader;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -72,6 +73,23 @@ public final class TableMetrics {
 
   public void bloomLookup() {
     bloomLookups.increment();
+  }
+
+  private volatile Runnable onSeeksExhausted = () -> {};
+
+  /** What to do when a read uses up an SSTable's seek allowance (the table asks for compaction). */
+  void onSeeksExhausted(Runnable action) {
+    this.onSeeksExhausted = action;
+  }
+
+  /**
+   * A read that consulted several SSTables charges {@code first}, the first it consulted, one seek
+   * (LevelDB's rule); the charge that uses up its allowance asks for a compaction.
+   */
+  public void chargeSeek(SSTableReader first) {
+    if (first.stats().level() == 0 && first.seeks().charge()) {
+      onSeeksExhausted.run();
+    }
   }
 
   /** The Bloom filter said maybe, the index said no. */

@@ -93,6 +93,7 @@ public final class TableStore {
     this.guardrails = new PartitionGuardrails(this, ctx.options(), ctx.metrics());
     this.compactions = new TableCompactions(this, ctx, host);
     this.flusher = new Flusher(this, ctx, host);
+    metrics.onSeeksExhausted(() -> host.readsWantCompaction(this));
     this.indexes =
         new dev.talus.index.SSTableIndexes(
             ctx.fs(), schema.name(), ctx.options().indexWriteBufferBytes());

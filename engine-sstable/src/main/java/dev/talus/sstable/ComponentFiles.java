@@ -185,4 +185,15 @@ final class ComponentFiles {
   static int crc(byte[] b) {
     return FileFormat.crc32c(b, 0, b.length);
   }
+
+  /** Closes {@code f} (if not null) while already failing: a second failure is dropped. */
+  static void closeQuietly(ReadableFile f) {
+    if (f != null) {
+      try {
+        f.close();
+      } catch (IOException ignored) {
+        // Already failing with the original exception.
+      }
+    }
+  }
 }

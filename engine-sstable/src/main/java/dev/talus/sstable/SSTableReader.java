@@ -61,6 +61,7 @@ public final class SSTableReader {
 
   private final int[] sampleCrcs;
   private final long onDiskSize;
+  private final SeekAllowance seeks;
 
   /** The first and last partition keys, built once (a read checks them per SSTable). */
   private final PartitionKey first;
@@ -104,6 +105,7 @@ public final class SSTableReader {
     this.samplePositions = samples.positions;
     this.sampleCrcs = samples.crcs;
     this.onDiskSize = onDiskSize;
+    this.seeks = new SeekAllowance(onDiskSize);
     this.first = stats.firstKey();
     this.last = stats.lastKey();
   }
@@ -139,19 +141,9 @@ public final class SSTableReader {
       return new SSTableReader(
           fs, desc, version, stats, ci, filter, data, index, cache, samples, onDisk);
     } catch (IOException | RuntimeException e) {
-      closeQuietly(index);
-      closeQuietly(data);
+      ComponentFiles.closeQuietly(index);
+      ComponentFiles.closeQuietly(data);
       throw e;
-    }
-  }
-
-  private static void closeQuietly(ReadableFile f) {
-    if (f != null) {
-      try {
-        f.close();
-      } catch (IOException ignored) {
-        // Already failing with the original exception.
-      }
     }
   }
 
@@ -192,6 +184,11 @@ public final class SSTableReader {
     byte[] min = stats.minClustering;
     byte[] max = stats.maxClustering;
     return min != null && max != null && !slice.intersects(min, max);
+  }
+
+  /** The reads this SSTable may cost beside others before it is worth compacting away. */
+  public SeekAllowance seeks() {
+    return seeks;
   }
 
   /** Uncompressed size of the partition data. */
@@ -475,8 +472,8 @@ public final class SSTableReader {
       delete = obsolete;
     }
     chunks.invalidateCache();
-    closeQuietly(dataFile);
-    closeQuietly(indexFile);
+    ComponentFiles.closeQuietly(dataFile);
+    ComponentFiles.closeQuietly(indexFile);
     if (delete) {
       deleteFiles();
     }
