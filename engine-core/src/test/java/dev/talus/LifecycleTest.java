@@ -133,6 +133,7 @@ class LifecycleTest {
   }
 
   @Test
+  @SuppressWarnings("try") // one of the two is closed early on purpose
   void differentDirectoriesOpenIndependentlyInOneJvm() {
     try (TalusDb a = open(dir.resolve("a"));
         TalusDb b = open(dir.resolve("b"))) {

@@ -183,10 +183,15 @@ final class CassandraChild implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(90, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
+    try {
+      if (!process.waitFor(90, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -51,6 +51,7 @@ final class DirectoryVerifier {
     this.progress = progress;
   }
 
+  @SuppressWarnings("try") // the lock is held for the whole check, never read
   VerifyReport run() {
     if (!fs.exists(dir.resolve(SchemaStore.FILE)) && !fs.exists(dir.resolve(Database.LOCK_FILE))) {
       throw new StorageException(

@@ -195,6 +195,7 @@ class DirectoryVerifyTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the database is held open, not used
   void verifyRefusesAnOpenDirectory() {
     Path dir = tmp.resolve("db");
     build(dir);

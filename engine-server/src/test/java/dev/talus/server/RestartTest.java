@@ -86,6 +86,7 @@ class RestartTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the driver's listener base is AutoCloseable; the session closes it
   void theDriverHearsOfATableCreatedThroughAnotherSession() throws Exception {
     CompletableFuture<TableMetadata> created = new CompletableFuture<>();
     try (TalusDb db = TalusDb.open(options(dir));

@@ -14,7 +14,6 @@ public final class Murmur3 {
   private Murmur3() {}
 
   /** Returns {h1, h2} of the 128-bit hash of {@code data[offset, offset+length)}. */
-  @SuppressWarnings("fallthrough") // the tail switch falls through on purpose
   public static long[] hash128(byte[] data, int offset, int length) {
     return hash128(data, offset, length, (d, h1, h2) -> new long[] {h1, h2});
   }
@@ -30,6 +29,7 @@ public final class Murmur3 {
    * data}: a non-capturing {@code result} (a constructor reference) allocates nothing but what it
    * builds.
    */
+  @SuppressWarnings("fallthrough") // the tail switch falls through on purpose
   public static <T> T hash128(byte[] data, int offset, int length, Hashed<T> result) {
     long h1 = 0;
     long h2 = 0;

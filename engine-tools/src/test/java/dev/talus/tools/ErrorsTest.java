@@ -49,6 +49,7 @@ class ErrorsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"stats", "histograms", "dump", "metadata", "verify"})
+  @SuppressWarnings("try") // the database is held open, not used
   void aLockedDirectoryExitsWith3(String command) {
     Fixtures.write(dir);
     try (TalusDb db = Fixtures.open(dir, ManualClock.startingAtDefault())) {

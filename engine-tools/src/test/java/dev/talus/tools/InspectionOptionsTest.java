@@ -157,6 +157,7 @@ class InspectionOptionsTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the database is held open, not used
   void aLockedDirectorySaysACopyCanBeInspected() {
     Fixtures.write(dir);
     try (TalusDb db = Fixtures.open(dir, ManualClock.startingAtDefault())) {

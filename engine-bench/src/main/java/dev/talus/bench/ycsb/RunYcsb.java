@@ -295,6 +295,7 @@ public final class RunYcsb {
     return results;
   }
 
+  @SuppressWarnings("try") // the timeline is closed early to print its summary
   private static Result runOne(
       Config config, char w, Properties workload, Engine e, PrintStream out) throws Exception {
     Path dir = createDir(config.dir(), "ycsb-" + e.label + "-" + w + "-");

@@ -49,7 +49,7 @@ class NotYetSupportedTest {
       })
   void isRefusedAsNotYetSupported(String what, String statement, String feature) {
     CqlUnsupportedException e =
-        catchThrowableOfType(() -> cql.execute(statement), CqlUnsupportedException.class);
+        catchThrowableOfType(CqlUnsupportedException.class, () -> cql.execute(statement));
     assertThat(e).as(statement).isNotNull();
     assertThat(e.planned()).isTrue();
     assertThat(CqlErrorCode.of(e)).isEqualTo(CqlErrorCode.INVALID);

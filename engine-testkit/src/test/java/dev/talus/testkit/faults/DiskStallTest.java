@@ -157,12 +157,12 @@ class DiskStallTest {
     // on this thread: a write that waited without a timeout would hang the test
     WriteTimeoutException timedOut =
         catchThrowableOfType(
+            WriteTimeoutException.class,
             () ->
                 db.batch()
                     .add(t.insert().value("p", 0).value("c", 500).value("v", "b500"))
                     .add(u.insert().value("p", 0).value("c", 500).value("v", "b500"))
-                    .execute(),
-            WriteTimeoutException.class);
+                    .execute());
     assertThat(timedOut).isNotNull();
     assertThat(timedOut.logged()).isTrue();
     assertThat(timedOut.getMessage())
@@ -179,14 +179,14 @@ class DiskStallTest {
 
     WriteTimeoutException conditional =
         catchThrowableOfType(
+            WriteTimeoutException.class,
             () ->
                 t.insert()
                     .value("p", 0)
                     .value("c", 501)
                     .value("v", "x")
                     .ifNotExists()
-                    .executeConditional(),
-            WriteTimeoutException.class);
+                    .executeConditional());
     assertThat(conditional.logged()).isFalse();
     assertThat(conditional.getMessage())
         .contains("an earlier write to the same partition of table t")
@@ -197,7 +197,7 @@ class DiskStallTest {
       Thread.sleep(1); // waiting for the flush to reach the pending write, not for a time
     }
     WriteTimeoutException barrier =
-        catchThrowableOfType(() -> insert(t, 700), WriteTimeoutException.class);
+        catchThrowableOfType(WriteTimeoutException.class, () -> insert(t, 700));
     assertThat(barrier.logged()).isFalse();
     assertThat(barrier.getMessage()).contains("the write barrier of table t");
     assertThat(flush).as("the flush waits for the pending write").isNotDone();
