@@ -126,7 +126,8 @@ public final class SSTableReader {
             fs, desc, Component.COMPRESSION_INFO, version, CompressionInfo::read);
     Filters filter =
         ComponentFiles.readSmall(
-            fs, desc, Component.FILTER, version, (in, src) -> Filters.read(in, src, version));
+                fs, desc, Component.FILTER, version, (in, src) -> Filters.read(in, src, version))
+            .withDeletions(stats.partitionDeletions() > 0 || stats.rangeTombstones() > 0);
     ReadableFile data = null;
     ReadableFile index = null;
     try {
