@@ -36,12 +36,12 @@ final class Filters {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final BloomFilter partitions;
-  private final BloomFilter rows;
+  private final BlockedBloomFilter rows;
 
   /** Whether the SSTable holds deletions, so reads must probe the deletion markers too. */
   private final boolean markers;
 
-  private Filters(BloomFilter partitions, BloomFilter rows, boolean markers) {
+  private Filters(BloomFilter partitions, BlockedBloomFilter rows, boolean markers) {
     this.partitions = partitions;
     this.rows = rows;
     this.markers = markers;
@@ -61,8 +61,10 @@ final class Filters {
    * {@code expectedRows} rows (otherwise the row filter answers "maybe" for every row).
    */
   static Filters create(long expectedKeys, long expectedRows, double fpChance) {
-    BloomFilter rows =
-        expectedRows > 0 ? BloomFilter.create(expectedRows, fpChance) : BloomFilter.create(1, 1.0);
+    BlockedBloomFilter rows =
+        expectedRows > 0
+            ? BlockedBloomFilter.create(expectedRows, fpChance)
+            : BlockedBloomFilter.alwaysMaybe();
     return new Filters(BloomFilter.create(expectedKeys, fpChance), rows, true);
   }
 
@@ -133,10 +135,10 @@ final class Filters {
       throw new CorruptFileException(src.path(), at, "inconsistent partition filter shape");
     }
     if (version < ROW_FILTER_VERSION) {
-      return new Filters(p, BloomFilter.create(1, 1.0), true);
+      return new Filters(p, BlockedBloomFilter.alwaysMaybe(), true);
     }
     long rowsAt = src.position();
-    BloomFilter r = BloomFilter.read(in, src.remainingBeforeFooter(), false);
+    BlockedBloomFilter r = BlockedBloomFilter.read(in, src.remainingBeforeFooter());
     if (r == null) {
       throw new CorruptFileException(src.path(), rowsAt, "inconsistent row filter shape");
     }
