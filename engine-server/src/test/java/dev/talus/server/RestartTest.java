@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.SchemaChangeListenerBase;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.internal.core.connection.ConstantReconnectionPolicy;
@@ -88,6 +89,7 @@ class RestartTest {
   @Test
   @SuppressWarnings("try") // the driver's listener base is AutoCloseable; the session closes it
   void theDriverHearsOfATableCreatedThroughAnotherSession() throws Exception {
+    CompletableFuture<KeyspaceMetadata> keyspace = new CompletableFuture<>();
     CompletableFuture<TableMetadata> created = new CompletableFuture<>();
     try (TalusDb db = TalusDb.open(options(dir));
         TalusServer server = TalusServer.start(db);
@@ -97,6 +99,11 @@ class RestartTest {
                 .withSchemaChangeListener(
                     new SchemaChangeListenerBase() {
                       @Override
+                      public void onKeyspaceCreated(KeyspaceMetadata k) {
+                        keyspace.complete(k);
+                      }
+
+                      @Override
                       public void onTableCreated(TableMetadata table) {
                         created.complete(table);
                       }
@@ -105,6 +112,10 @@ class RestartTest {
       other.execute(
           "CREATE KEYSPACE heard WITH replication = {'class': 'SimpleStrategy',"
               + " 'replication_factor': 1}");
+      // The driver reports a table only when its keyspace was already known: one refresh that
+      // finds both new reports the keyspace alone. Its debouncer merges events that arrive
+      // within a second, so the table waits until the keyspace has been heard of.
+      assertThat(keyspace.get(60, TimeUnit.SECONDS).getName().asInternal()).isEqualTo("heard");
       other.execute("CREATE TABLE heard.t (k int PRIMARY KEY, v text)");
       // no query on the listening session: only the SCHEMA_CHANGE event tells it
       TableMetadata table = created.get(60, TimeUnit.SECONDS);
