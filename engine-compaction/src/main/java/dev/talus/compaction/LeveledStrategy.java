@@ -21,12 +21,10 @@ import java.util.Set;
  *
  * <ol>
  *   <li>Every level gets a score. L0: its idle SSTables ÷ {@value #L0_COMPACTION_TRIGGER}, or its
- *       bytes ÷ the level base if that is more, or 1 if it holds at least two idle SSTables of
- *       which one has used up its reads' allowance ({@link SSTableInfo#seeksExhausted}: LevelDB's
- *       seek compaction, so data that is read but no longer written does not stay split). Levels
- *       1–7: idle bytes ÷ target; a level above the base level that still holds data scores {@value
- *       #DRAIN_SCORE}. Levels are tried from the highest score down (ties: the lower level); L0
- *       needs a score of at least 1, the others more than {@value #SCORE_THRESHOLD}.
+ *       bytes ÷ the level base if that is more. Levels 1–7: idle bytes ÷ target; a level above the
+ *       base level that still holds data scores {@value #DRAIN_SCORE}. Levels are tried from the
+ *       highest score down (ties: the lower level); L0 needs a score of at least 1, the others more
+ *       than {@value #SCORE_THRESHOLD}.
  *   <li>L0: the oldest L0 SSTables (by generation) with every L0 SSTable overlapping them, at most
  *       {@value #MAX_COMPACTING_L0}, plus every base-level SSTable overlapping their key span, into
  *       the base level.
@@ -36,6 +34,12 @@ import java.util.Set;
  *       the base level, into the base level.
  *   <li>If L0 holds more than {@value #MAX_COMPACTING_L0} SSTables and cannot go to the base level
  *       now (a compaction holds what it overlaps), a size-tiered round runs inside L0.
+ *   <li>Otherwise, LevelDB's seek compaction: if L0 holds at least two idle SSTables, one of them
+ *       has used up its reads' allowance ({@link SSTableInfo#seeksExhausted}) and the reads charged
+ *       to them all ({@link SSTableInfo#seeksCharged}, at {@value #BYTES_PER_SEEK} bytes each) add
+ *       up to the bytes the L0 plan would rewrite (base-level overlaps included), that plan runs:
+ *       data that is read but no longer written does not stay split, yet a plan that would rewrite
+ *       a large base level waits until reads have paid for it.
  * </ol>
  *
  * Outputs are split at {@code sstableSize} (size-tiered L0 rounds write one output). A plan never
@@ -143,7 +147,35 @@ public final class LeveledStrategy implements CompactionStrategy {
         return plan;
       }
     }
-    return l0Flooded ? sizeTieredInL0(candidates, compacting) : Optional.empty();
+    return l0Flooded
+        ? sizeTieredInL0(candidates, compacting)
+        : seekCompaction(candidates, compacting, targets);
+  }
+
+  /** Bytes of compaction one charged read is worth (LevelDB's allowance: one per 16 KiB). */
+  public static final long BYTES_PER_SEEK = 16 * 1024;
+
+  /** The L0 plan, if reads have paid for it (see the class comment); else empty. */
+  private <T extends SSTableInfo> Optional<CompactionPlan<T>> seekCompaction(
+      Levels<T> candidates, Levels<T> compacting, LevelTargets targets) {
+    List<T> l0 = candidates.get(0);
+    if (l0.size() < 2 || l0.stream().noneMatch(SSTableInfo::seeksExhausted)) {
+      return Optional.empty();
+    }
+    long paid = 0;
+    for (T s : l0) {
+      paid += s.seeksCharged() * BYTES_PER_SEEK;
+    }
+    Optional<CompactionPlan<T>> plan = fromL0(candidates, compacting, targets.baseLevel());
+    if (plan.isEmpty() || SizeTieredBuckets.totalBytes(plan.get().inputs()) > paid) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        CompactionPlan.of(
+            plan.get().inputs(),
+            plan.get().outputLevel(),
+            options.sstableSize(),
+            "reads merged L0 SSTables " + paid / BYTES_PER_SEEK + " times"));
   }
 
   /** The levels worth compacting, highest score first (ties: the lower level). */
@@ -156,9 +188,6 @@ public final class LeveledStrategy implements CompactionStrategy {
         Math.max(
             (double) l0.size() / L0_COMPACTION_TRIGGER,
             (double) SizeTieredBuckets.totalBytes(l0) / options.levelBaseBytes());
-    if (score[0] < 1 && l0.size() >= 2 && l0.stream().anyMatch(SSTableInfo::seeksExhausted)) {
-      score[0] = 1; // reads keep paying for the split: merge it although no more flushes come
-    }
     if (score[0] >= 1) {
       levels.add(0);
     }

@@ -89,6 +89,11 @@ public final class ReaderInfo implements SSTableInfo {
   }
 
   @Override
+  public long seeksCharged() {
+    return reader.seeks().charged();
+  }
+
+  @Override
   public boolean equals(Object o) {
     return o instanceof ReaderInfo r && r.reader == reader;
   }

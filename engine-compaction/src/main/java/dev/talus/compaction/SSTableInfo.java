@@ -46,6 +46,11 @@ public interface SSTableInfo {
     return false;
   }
 
+  /** The reads charged to this SSTable so far for consulting it beside others. */
+  default long seeksCharged() {
+    return 0;
+  }
+
   /** True if this SSTable's key range overlaps {@code other}'s. */
   default boolean overlaps(SSTableInfo other) {
     return firstKey().compareTo(other.lastKey()) <= 0 && other.firstKey().compareTo(lastKey()) <= 0;

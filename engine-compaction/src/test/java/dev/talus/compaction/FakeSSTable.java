@@ -16,7 +16,8 @@ record FakeSSTable(
     long createdAtSeconds,
     double droppableRatio,
     long partitionCount,
-    boolean seeksExhausted)
+    boolean seeksExhausted,
+    long seeksCharged)
     implements SSTableInfo {
 
   @Override
@@ -66,6 +67,7 @@ record FakeSSTable(
     private long created;
     private double droppable;
     private boolean seeksExhausted;
+    private long seeksCharged;
 
     private Builder(long generation) {
       this.generation = generation;
@@ -103,8 +105,10 @@ record FakeSSTable(
       return this;
     }
 
-    Builder seeksExhausted() {
-      this.seeksExhausted = true;
+    /** Reads charged to it ({@code charged}) and whether they used up its allowance. */
+    Builder seeks(boolean exhausted, long charged) {
+      this.seeksExhausted = exhausted;
+      this.seeksCharged = charged;
       return this;
     }
 
@@ -126,7 +130,8 @@ record FakeSSTable(
           created,
           droppable,
           1 + Math.max(0, lastToken - firstToken),
-          seeksExhausted);
+          seeksExhausted,
+          seeksCharged);
     }
   }
 }

@@ -55,16 +55,17 @@ class LeveledStrategyTest {
   }
 
   @Test
-  void twoL0SSTablesCompactOnceReadsUsedUpTheAllowanceOfOne() {
-    List<FakeSSTable> base = run(10, 8, 3, 100);
+  void twoL0SSTablesCompactOnceReadsHavePaidForThePlan() {
+    List<FakeSSTable> base = run(10, 8, 3, 100); // 3 × 1000 bytes under the L0 span
     FakeSSTable a = sst(1, 0, 100, 0, 299);
     FakeSSTable b = sst(2, 0, 100, 50, 250);
     List<SSTableInfo> quiet = new ArrayList<>(base);
     quiet.addAll(List.of(a, b));
     assertThat(LCS.nextBackgroundTask(context(quiet))).as("below the L0 trigger").isEmpty();
 
+    // the plan rewrites 3,200 bytes; one charged read is worth 16 KiB of compaction
     FakeSSTable worn =
-        FakeSSTable.builder(2).level(0).size(100).tokens(50, 250).seeksExhausted().build();
+        FakeSSTable.builder(2).level(0).size(100).tokens(50, 250).seeks(true, 1).build();
     List<SSTableInfo> read = new ArrayList<>(base);
     read.addAll(List.of(a, worn));
     CompactionPlan<SSTableInfo> p = LCS.nextBackgroundTask(context(read)).orElseThrow();
@@ -74,9 +75,36 @@ class LeveledStrategyTest {
     List<SSTableInfo> alone = new ArrayList<>(base);
     alone.add(worn);
     assertThat(LCS.nextBackgroundTask(context(alone)))
-        .as(
-            "one L0 SSTable: reads pay for two sources at most, a rewrite of the base is not worth it")
+        .as("one L0 SSTable: reads pay for two sources at most")
         .isEmpty();
+
+    FakeSSTable notYet =
+        FakeSSTable.builder(2).level(0).size(100).tokens(50, 250).seeks(false, 5).build();
+    List<SSTableInfo> early = new ArrayList<>(base);
+    early.addAll(List.of(a, notYet));
+    assertThat(LCS.nextBackgroundTask(context(early))).as("allowance not used up").isEmpty();
+  }
+
+  @Test
+  void aSeekCompactionWaitsUntilReadsHavePaidForRewritingTheBaseLevel() {
+    long big = 100L * LeveledStrategy.BYTES_PER_SEEK; // the base level: 300 seeks' worth
+    List<FakeSSTable> base = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      base.add(sst(10 + i, 8, big, i * 100, i * 100 + 99));
+    }
+    FakeSSTable a = sst(1, 0, 100, 0, 299);
+    List<SSTableInfo> cheapReads = new ArrayList<>(base);
+    cheapReads.add(a);
+    cheapReads.add(
+        FakeSSTable.builder(2).level(0).size(100).tokens(0, 299).seeks(true, 200).build());
+    assertThat(LCS.nextBackgroundTask(context(cheapReads)))
+        .as("200 reads do not pay for rewriting 300 seeks' worth")
+        .isEmpty();
+    List<SSTableInfo> paid = new ArrayList<>(base);
+    paid.add(a);
+    paid.add(FakeSSTable.builder(2).level(0).size(100).tokens(0, 299).seeks(true, 301).build());
+    assertThat(LCS.nextBackgroundTask(context(paid)).orElseThrow().reason())
+        .contains("reads merged");
   }
 
   @Test

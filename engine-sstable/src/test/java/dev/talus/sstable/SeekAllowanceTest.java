@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The seek allowance: one per 16 KiB of SSTable, at least 100; the charge that uses it up is
- * reported exactly once, also when threads charge at the same time.
+ * reported, and then every allowance's worth of charges, exactly once each, also when threads
+ * charge at the same time.
  */
 class SeekAllowanceTest {
   @Test
@@ -19,8 +20,11 @@ class SeekAllowanceTest {
     }
     assertThat(small.charge()).isTrue();
     assertThat(small.exhausted()).isTrue();
-    assertThat(small.charge()).isFalse();
-    assertThat(small.exhausted()).isTrue();
+    for (int i = 1; i < SeekAllowance.MINIMUM; i++) {
+      assertThat(small.charge()).as("charge %d after", i).isFalse();
+    }
+    assertThat(small.charge()).as("another allowance's worth asks again").isTrue();
+    assertThat(small.charged()).isEqualTo(2L * SeekAllowance.MINIMUM);
   }
 
   @Test
@@ -35,7 +39,7 @@ class SeekAllowanceTest {
 
   @Test
   void concurrentChargesReportExactlyOnce() throws Exception {
-    SeekAllowance a = new SeekAllowance(500 * SeekAllowance.BYTES_PER_SEEK);
+    SeekAllowance a = new SeekAllowance(1500 * SeekAllowance.BYTES_PER_SEEK);
     AtomicInteger reported = new AtomicInteger();
     Thread[] threads = new Thread[4];
     for (int t = 0; t < threads.length; t++) {
@@ -53,7 +57,8 @@ class SeekAllowanceTest {
     for (Thread t : threads) {
       t.join();
     }
-    assertThat(reported.get()).isEqualTo(1);
+    assertThat(reported.get()).as("4,000 charges, one report per 1,500").isEqualTo(2);
+    assertThat(a.charged()).isEqualTo(4_000);
     assertThat(a.exhausted()).isTrue();
   }
 }
