@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * results never change with the date the test runs on. The SSTables the open itself writes (the
  * flush of what it replays from the commit log) are in this build's format, so their sizes in
  * {@code expected.txt} are this build's: 82 bytes more since format 3's TOC has the manifest's
- * witness lines, and from format 4 12 bytes for the row filter's shape plus its words (none for a
- * table without clustering columns).
+ * witness lines, and from format 4 12 bytes for the row filter's shape plus its words (whole
+ * 64-byte blocks; none for a table without clustering columns).
  */
 class OnDiskFormatFixtureTest {
   @TempDir Path dir;
