@@ -1,6 +1,7 @@
 package dev.talus.compaction;
 
 import dev.talus.data.PartitionKey;
+import dev.talus.sstable.SeekAllowance;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -153,7 +154,7 @@ public final class LeveledStrategy implements CompactionStrategy {
   }
 
   /** Bytes of compaction one charged read is worth (LevelDB's allowance: one per 16 KiB). */
-  public static final long BYTES_PER_SEEK = 16 * 1024;
+  public static final long BYTES_PER_SEEK = SeekAllowance.BYTES_PER_SEEK;
 
   /** The L0 plan, if reads have paid for it (see the class comment); else empty. */
   private <T extends SSTableInfo> Optional<CompactionPlan<T>> seekCompaction(

@@ -151,9 +151,10 @@ final class PointRead {
     }
     SSTableReader only = null;
     List<SSTableReader> candidates = null;
+    long rowHash = refs.isEmpty() ? 0 : SSTableReader.rowHash(found.target);
     for (SSTableReader r : refs) {
       metrics.bloomLookup();
-      if (r.mayContain(key) && r.mayContainRow(key, found.target)) {
+      if (r.mayContain(key) && r.mayContainRow(key, rowHash)) {
         if (only == null) {
           only = r;
         } else {

@@ -208,6 +208,7 @@ final class TimestampOrderedRead {
   private static final class Progress {
     private final List<Slice> slices;
     private final byte[][] rows;
+    private long[] rowHashes; // the row filters' hashes of rows, once an SSTable is asked
     private final int[] regularIds;
     private final Row[] merged;
     private final DeletionTime[] deletions;
@@ -229,8 +230,14 @@ final class TimestampOrderedRead {
 
     /** False if {@code r}'s row filter rules out every named row of partition {@code key}. */
     boolean mayBeIn(SSTableReader r, PartitionKey key) {
-      for (byte[] row : rows) {
-        if (r.mayContainRow(key, row)) {
+      if (rowHashes == null) {
+        rowHashes = new long[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+          rowHashes[i] = SSTableReader.rowHash(rows[i]);
+        }
+      }
+      for (long h : rowHashes) {
+        if (r.mayContainRow(key, h)) {
           return true;
         }
       }

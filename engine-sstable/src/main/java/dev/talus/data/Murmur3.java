@@ -135,7 +135,8 @@ public final class Murmur3 {
         | (b[p + 7] & 0xFFL) << 56;
   }
 
-  private static long fmix(long k) {
+  /** MurmurHash3's 64-bit finalizer: every input bit affects every output bit. */
+  public static long fmix(long k) {
     k ^= k >>> 33;
     k *= 0xff51afd7ed558ccdL;
     k ^= k >>> 33;

@@ -1,5 +1,6 @@
 package dev.talus.sstable;
 
+import dev.talus.data.Murmur3;
 import dev.talus.data.PartitionKey;
 import dev.talus.io.CorruptFileException;
 import java.io.DataInputStream;
@@ -92,14 +93,14 @@ final class Filters {
   /**
    * False means the SSTable certainly holds neither the row of clustering {@code clustering} in
    * partition {@code key} nor a partition or range deletion of that partition (it may still hold
-   * other rows of the partition). Without a row filter, always true.
+   * other rows of the partition). Without a row filter, always true. {@code clusteringHash} is
+   * {@link #clusteringHash} of the clustering, computed once for every SSTable a read asks.
    */
-  boolean mayContainRow(PartitionKey key, byte[] clustering) {
+  boolean mayContainRow(PartitionKey key, long clusteringHash) {
     if (rows.isAlwaysPresent()) {
       return true;
     }
-    long c = clusteringHash(clustering);
-    return rows.mayContain(rowH1(key, c), rowH2(key, c))
+    return rows.mayContain(rowH1(key, clusteringHash), rowH2(key, clusteringHash))
         || (markers && rows.mayContain(rowH1(key, DELETIONS), rowH2(key, DELETIONS)));
   }
 
@@ -112,9 +113,9 @@ final class Filters {
     return partitions.sizeInBytes() + rows.sizeInBytes();
   }
 
-  /** Words of each filter, for heap accounting: {partition words, row words}. */
-  long[] wordCounts() {
-    return new long[] {partitions.sizeInBytes() / 8, rows.sizeInBytes() / 8};
+  /** The heap of both filters' word arrays, each with its 16-byte header. */
+  long heapBytes() {
+    return 32 + partitions.sizeInBytes() + rows.sizeInBytes();
   }
 
   void write(DataOutputStream out) throws IOException {
@@ -146,11 +147,11 @@ final class Filters {
   }
 
   private static long rowH1(PartitionKey key, long clusteringHash) {
-    return fmix(key.token() ^ clusteringHash);
+    return Murmur3.fmix(key.token() ^ clusteringHash);
   }
 
   private static long rowH2(PartitionKey key, long clusteringHash) {
-    return fmix(key.hash2() + Long.rotateLeft(clusteringHash, 29));
+    return Murmur3.fmix(key.hash2() + Long.rotateLeft(clusteringHash, 29));
   }
 
   /**
@@ -171,21 +172,12 @@ final class Filters {
       }
       h ^= mixBlock(tail);
     }
-    return fmix(h);
+    return Murmur3.fmix(h);
   }
 
   private static long mixBlock(long k) {
     k *= C1;
     k = Long.rotateLeft(k, 31);
     return k * C2;
-  }
-
-  private static long fmix(long k) {
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    k ^= k >>> 33;
-    return k;
   }
 }

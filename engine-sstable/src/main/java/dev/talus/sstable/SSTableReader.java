@@ -214,9 +214,7 @@ public final class SSTableReader {
     for (byte[] k : sampleKeys) {
       keys += arrayBytes(k.length, 1);
     }
-    long[] words = filter.wordCounts();
-    return arrayBytes(words[0], 8)
-        + arrayBytes(words[1], 8)
+    return filter.heapBytes()
         + keys
         + arrayBytes(sampleTokens.length, 8)
         + arrayBytes(samplePositions.length, 8)
@@ -239,12 +237,16 @@ public final class SSTableReader {
   }
 
   /**
-   * Row filter only: false means this SSTable certainly holds neither the row of clustering {@code
-   * clustering} (as rows store it) in partition {@code key} nor a partition or range deletion of
-   * that partition, so a read of that one row may pass it over. True if it has no row filter.
+   * Row filter only: false means no row of {@link #rowHash} {@code rowHash} in partition {@code
+   * key} and no partition or range deletion of it is here. True if this SSTable has no row filter.
    */
-  public boolean mayContainRow(PartitionKey key, byte[] clustering) {
-    return filter.mayContainRow(key, clustering);
+  public boolean mayContainRow(PartitionKey key, long rowHash) {
+    return filter.mayContainRow(key, rowHash);
+  }
+
+  /** The hash of a clustering that row filters use: a read asking several SSTables hashes once. */
+  public static long rowHash(byte[] clustering) {
+    return Filters.clusteringHash(clustering);
   }
 
   /**
