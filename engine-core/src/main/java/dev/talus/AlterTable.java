@@ -115,6 +115,14 @@ public final class AlterTable {
     return options(b -> b.compression(compression));
   }
 
+  /**
+   * Sets the uncompressed chunk size, in KiB, of SSTables written from now on (see {@link
+   * TableSchema#chunkLengthKb()}).
+   */
+  public AlterTable chunkLengthKb(int kib) {
+    return options(b -> b.chunkLengthKb(kib));
+  }
+
   /** Sets the Bloom filter false-positive chance of SSTables written from now on. */
   public AlterTable bloomFilterFpChance(double chance) {
     return options(b -> b.bloomFilterFpChance(chance));

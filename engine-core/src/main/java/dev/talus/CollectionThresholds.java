@@ -38,7 +38,7 @@ public record CollectionThresholds(long itemsWarn, long itemsFail, long bytesWar
    *     limit (both on)
    */
   public CollectionThresholds {
-    TableSchema.checkGuardrail("itemsPerCollectionThresholds", itemsWarn, itemsFail);
-    TableSchema.checkGuardrail("collectionSizeThresholds", bytesWarn, bytesFail);
+    SchemaRules.checkGuardrail("itemsPerCollectionThresholds", itemsWarn, itemsFail);
+    SchemaRules.checkGuardrail("collectionSizeThresholds", bytesWarn, bytesFail);
   }
 }

@@ -20,9 +20,9 @@ final class OptionChecks {
               + " bytes), got "
               + o.commitLogTotalSpaceBytes());
     }
-    TableSchema.checkGuardrail(
+    SchemaRules.checkGuardrail(
         "partitionSizeThresholds", o.partitionSizeWarnBytes(), o.partitionSizeFailBytes());
-    TableSchema.checkGuardrail(
+    SchemaRules.checkGuardrail(
         "partitionRowsThresholds", o.partitionRowsWarn(), o.partitionRowsFail());
     if (o.commitLogSegmentBytes() < 64 << 10 || o.commitLogSegmentBytes() > 1 << 30) {
       throw new InvalidSchemaException(

@@ -25,6 +25,9 @@ public final class TableSchema {
    */
   public static final Duration MAX_TTL = Duration.ofSeconds(20L * 365 * 24 * 60 * 60);
 
+  /** Chunk length of a table that sets none, in KiB (Cassandra: 16; see {@link #chunkLengthKb}). */
+  public static final int DEFAULT_CHUNK_LENGTH_KB = 4;
+
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]{1,48}");
 
   private final String keyspace;
@@ -41,6 +44,7 @@ public final class TableSchema {
   private final Duration gcGrace;
   private final CompactionOptions compaction;
   private final Compression compression;
+  private final int chunkLengthKb;
   private final double bloomFilterFpChance;
   private final int tombstoneWarnThreshold;
   private final int tombstoneFailureThreshold;
@@ -67,6 +71,7 @@ public final class TableSchema {
     this.gcGrace = b.gcGrace;
     this.compaction = b.compaction;
     this.compression = b.compression;
+    this.chunkLengthKb = b.chunkLengthKb;
     this.bloomFilterFpChance = b.bloomFilterFpChance;
     this.tombstoneWarnThreshold = b.tombstoneWarnThreshold;
     this.tombstoneFailureThreshold = b.tombstoneFailureThreshold;
@@ -169,6 +174,16 @@ public final class TableSchema {
     return compression;
   }
 
+  /**
+   * Uncompressed size of the SSTable data chunks written from now on, in KiB (Cassandra's {@code
+   * chunk_length_in_kb}; default {@value #DEFAULT_CHUNK_LENGTH_KB}, where Cassandra's is 16: a
+   * point read that misses the chunk cache reads, checks and decompresses one whole chunk).
+   * SSTables keep the size they were written with.
+   */
+  public int chunkLengthKb() {
+    return chunkLengthKb;
+  }
+
   public double bloomFilterFpChance() {
     return bloomFilterFpChance;
   }
@@ -241,6 +256,7 @@ public final class TableSchema {
         .gcGrace(gcGrace)
         .compaction(compaction)
         .compression(compression)
+        .chunkLengthKb(chunkLengthKb)
         .bloomFilterFpChance(bloomFilterFpChance)
         .tombstoneThresholds(tombstoneWarnThreshold, tombstoneFailureThreshold)
         .partitionSizeThresholds(partitionSizeWarnBytes, partitionSizeFailBytes)
@@ -281,6 +297,8 @@ public final class TableSchema {
         + compaction
         + ", compression="
         + compression
+        + ", chunkLengthKb="
+        + chunkLengthKb
         + ", bloomFilterFpChance="
         + bloomFilterFpChance
         + ", tombstoneThresholds="
@@ -309,6 +327,7 @@ public final class TableSchema {
     private Duration gcGrace = Duration.ofDays(10);
     private CompactionOptions compaction = CompactionOptions.defaults();
     private Compression compression = Compression.LZ4;
+    private int chunkLengthKb = DEFAULT_CHUNK_LENGTH_KB;
     private double bloomFilterFpChance = 0.01;
     private int tombstoneWarnThreshold = 1_000;
     private int tombstoneFailureThreshold = 100_000;
@@ -383,6 +402,16 @@ public final class TableSchema {
       return this;
     }
 
+    /**
+     * Uncompressed SSTable chunk size in KiB: a power of two from 1 to 1,024 (default {@value
+     * #DEFAULT_CHUNK_LENGTH_KB}). Smaller chunks make point reads that miss the chunk cache
+     * cheaper; larger ones compress better and suit tables read by long scans.
+     */
+    public Builder chunkLengthKb(int kib) {
+      this.chunkLengthKb = kib;
+      return this;
+    }
+
     /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
     public Builder bloomFilterFpChance(double chance) {
       this.bloomFilterFpChance = chance;
@@ -453,27 +482,8 @@ public final class TableSchema {
         }
       }
       SchemaRules.checkValueKinds(name, ck, nonKey, defaultTimeToLive);
-      if (defaultTimeToLive.isNegative() || defaultTimeToLive.compareTo(MAX_TTL) > 0) {
-        throw new InvalidSchemaException(
-            "defaultTimeToLive must be between 0 and "
-                + MAX_TTL.getSeconds()
-                + " seconds (20 × 365 days, Cassandra's limit), got "
-                + defaultTimeToLive);
-      }
-      if (defaultTimeToLive.getNano() != 0) {
-        throw new InvalidSchemaException(
-            "defaultTimeToLive is counted in whole seconds, got " + defaultTimeToLive);
-      }
-      if (gcGrace.isNegative()) {
-        throw new InvalidSchemaException("gcGrace must not be negative, got " + gcGrace);
-      }
-      if (gcGrace.getNano() != 0) {
-        throw new InvalidSchemaException("gcGrace is counted in whole seconds, got " + gcGrace);
-      }
-      if (!(bloomFilterFpChance > 0 && bloomFilterFpChance <= 1)) {
-        throw new InvalidSchemaException(
-            "bloomFilterFpChance must be in (0, 1], got " + bloomFilterFpChance);
-      }
+      SchemaRules.checkTimes(defaultTimeToLive, gcGrace);
+      SchemaRules.checkStorage(chunkLengthKb, bloomFilterFpChance);
       if (tombstoneWarnThreshold < 1 || tombstoneFailureThreshold < tombstoneWarnThreshold) {
         throw new InvalidSchemaException(
             "tombstone thresholds need 1 <= warn <= fail, got warn="
@@ -481,20 +491,10 @@ public final class TableSchema {
                 + ", fail="
                 + tombstoneFailureThreshold);
       }
-      checkGuardrail("partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
-      checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
+      SchemaRules.checkGuardrail(
+          "partitionSizeThresholds", partitionSizeWarnBytes, partitionSizeFailBytes);
+      SchemaRules.checkGuardrail("partitionRowsThresholds", partitionRowsWarn, partitionRowsFail);
       return new TableSchema(this, pk, ck, nonKey);
-    }
-  }
-
-  static void checkGuardrail(String what, Long warn, Long fail) {
-    if ((warn != null && warn < 0) || (fail != null && fail < 0)) {
-      throw new InvalidSchemaException(
-          what + " must be null (engine default), 0 (off) or positive, got " + warn + "/" + fail);
-    }
-    if (warn != null && fail != null && warn > 0 && fail > 0 && warn > fail) {
-      throw new InvalidSchemaException(
-          what + " need warn <= fail, got warn=" + warn + ", fail=" + fail);
     }
   }
 }

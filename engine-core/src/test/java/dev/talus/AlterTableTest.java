@@ -199,6 +199,7 @@ class AlterTableTest {
           .defaultTimeToLive(Duration.ofDays(1))
           .compaction(CompactionOptions.leveled().build())
           .compression(Compression.ZSTD)
+          .chunkLengthKb(16)
           .bloomFilterFpChance(0.1)
           .options(b -> b.tombstoneThresholds(10, 20).partitionRowsThresholds(5L, 50L))
           .apply();
@@ -211,6 +212,7 @@ class AlterTableTest {
       assertThat(s.defaultTimeToLive()).isEqualTo(Duration.ofDays(1));
       assertThat(s.compaction().strategy()).isEqualTo(CompactionOptions.Strategy.LEVELED);
       assertThat(s.compression()).isEqualTo(Compression.ZSTD);
+      assertThat(s.chunkLengthKb()).isEqualTo(16);
       assertThat(s.bloomFilterFpChance()).isEqualTo(0.1);
       assertThat(s.tombstoneFailureThreshold()).isEqualTo(20);
       assertThat(s.partitionRowsFail()).isEqualTo(50L);

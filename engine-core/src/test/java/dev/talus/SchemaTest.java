@@ -153,6 +153,22 @@ class SchemaTest {
         .hasMessageContaining("bloomFilterFpChance");
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {0, -4, 3, 48, 2048})
+  void chunkLengthMustBeAPowerOfTwoFromOneTo1024(int kib) {
+    assertThatThrownBy(() -> minimal("t").chunkLengthKb(kib).build())
+        .isInstanceOf(InvalidSchemaException.class)
+        .hasMessageContaining("chunk_length_in_kb must be a power of 2 from 1 to 1024")
+        .hasMessageContaining(Integer.toString(kib));
+  }
+
+  @Test
+  void chunkLengthDefaultsToFourKibAndAcceptsTheRange() {
+    assertThat(minimal("t").build().chunkLengthKb()).isEqualTo(4);
+    assertThat(minimal("t").chunkLengthKb(1).build().chunkLengthKb()).isEqualTo(1);
+    assertThat(minimal("t").chunkLengthKb(1024).build().chunkLengthKb()).isEqualTo(1024);
+  }
+
   @Test
   void bloomFilterChanceOfOneIsAccepted() {
     assertThat(minimal("t").bloomFilterFpChance(1.0).build().bloomFilterFpChance()).isEqualTo(1.0);
@@ -279,6 +295,7 @@ class SchemaTest {
                 .uncheckedTombstoneCompaction(true)
                 .build())
         .compression(Compression.ZSTD)
+        .chunkLengthKb(64)
         .bloomFilterFpChance(0.05)
         .tombstoneThresholds(123, 4567)
         .build();
@@ -292,6 +309,7 @@ class SchemaTest {
     assertThat(a.defaultTimeToLive()).isEqualTo(e.defaultTimeToLive());
     assertThat(a.gcGrace()).isEqualTo(e.gcGrace());
     assertThat(a.compression()).isEqualTo(e.compression());
+    assertThat(a.chunkLengthKb()).isEqualTo(e.chunkLengthKb());
     assertThat(a.bloomFilterFpChance()).isEqualTo(e.bloomFilterFpChance());
     assertThat(a.tombstoneWarnThreshold()).isEqualTo(e.tombstoneWarnThreshold());
     assertThat(a.tombstoneFailureThreshold()).isEqualTo(e.tombstoneFailureThreshold());

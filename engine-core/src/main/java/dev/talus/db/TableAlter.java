@@ -151,6 +151,7 @@ final class TableAlter {
         .gcGrace(s.gcGrace())
         .compaction(s.compaction())
         .compression(s.compression())
+        .chunkLengthKb(s.chunkLengthKb())
         .bloomFilterFpChance(s.bloomFilterFpChance())
         .tombstoneThresholds(s.tombstoneWarnThreshold(), s.tombstoneFailureThreshold())
         .partitionSizeThresholds(s.partitionSizeWarnBytes(), s.partitionSizeFailBytes())

@@ -25,6 +25,7 @@ public final class SchemaDiff {
     FIELDS.put("gcGrace", TableSchema::gcGrace);
     FIELDS.put("compaction", TableSchema::compaction);
     FIELDS.put("compression", TableSchema::compression);
+    FIELDS.put("chunkLengthKb", TableSchema::chunkLengthKb);
     FIELDS.put("bloomFilterFpChance", TableSchema::bloomFilterFpChance);
     FIELDS.put(
         "tombstoneThresholds",

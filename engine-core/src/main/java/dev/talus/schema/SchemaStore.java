@@ -39,15 +39,19 @@ import java.util.TreeMap;
  * <p>Versions: 1 (no partition guardrails), 2 (guardrails; column types by constant name), 3
  * (keyspaces; user types; column types by CQL name, e.g. {@code frozen<map<int, text>>}; static
  * columns), 4 (each table followed by its dropped columns), 5 (each table's dropped columns
- * followed by its secondary indexes), 6 (each index with its target and options). Every version is
- * read (the tables of versions 1 and 2 name no keyspace; no table of a version before 4 dropped a
- * column, none before 5 had an index, every index before 6 indexes a whole value without options);
- * a newer one is refused with its number.
+ * followed by its secondary indexes), 6 (each index with its target and options), 7 (each table's
+ * chunk length). Every version is read (the tables of versions 1 and 2 name no keyspace; no table
+ * of a version before 4 dropped a column, none before 5 had an index, every index before 6 indexes
+ * a whole value without options; a table before 7 takes the default chunk length); a newer one is
+ * refused with its number.
  */
 public final class SchemaStore {
   public static final String FILE = "schema.db";
   private static final int MAGIC = 0x544C5343; // "TLSC"
-  private static final int VERSION = 6;
+  private static final int VERSION = 7;
+
+  /** Version 6 had no chunk length per table; it is still read. */
+  private static final int VERSION_6 = 6;
 
   /** Version 5 had no index targets or options; it is still read. */
   private static final int VERSION_5 = 5;
@@ -198,7 +202,7 @@ public final class SchemaStore {
       IndexDef.Kind kind = IndexDef.Kind.valueOf(in.readUTF());
       IndexDef.Target target = IndexDef.Target.SIMPLE;
       TreeMap<String, String> options = new TreeMap<>();
-      if (version >= VERSION) {
+      if (version >= VERSION_6) {
         target = IndexDef.Target.valueOf(in.readUTF());
         int k = in.readInt();
         if (k < 0) {
@@ -364,6 +368,7 @@ public final class SchemaStore {
     writeOptionalLong(out, s.partitionSizeFailBytes());
     writeOptionalLong(out, s.partitionRowsWarn());
     writeOptionalLong(out, s.partitionRowsFail());
+    out.writeInt(s.chunkLengthKb());
   }
 
   /** -1 stands for null ("use the engine default"); thresholds are never negative. */
@@ -444,6 +449,9 @@ public final class SchemaStore {
     if (version >= VERSION_2) {
       b.partitionSizeThresholds(readOptionalLong(in), readOptionalLong(in));
       b.partitionRowsThresholds(readOptionalLong(in), readOptionalLong(in));
+    }
+    if (version > VERSION_6) {
+      b.chunkLengthKb(in.readInt());
     }
     return b.build();
   }

@@ -302,6 +302,7 @@ public final class TableStore {
         };
     return SSTableOptions.builder()
         .compression(c)
+        .chunkSize(schema().chunkLengthKb() * 1024)
         .bloomFpChance(schema().bloomFilterFpChance())
         .rowFilter(!schema().clustering().isEmpty())
         .level(level)

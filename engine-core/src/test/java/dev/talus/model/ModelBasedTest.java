@@ -304,6 +304,7 @@ class ModelBasedTest {
                   .staticColumn("s", DataType.INT)
                   .gcGrace(Duration.ofSeconds(5))
                   .compaction(CompactionOptions.sizeTiered().minThreshold(2).build())
+                  .chunkLengthKb(1) // the smallest: rows and partitions straddle chunks
                   .build());
       Table counters =
           db.createTable(

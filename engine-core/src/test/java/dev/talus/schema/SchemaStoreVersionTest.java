@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * schema.db version 4 stores each table's dropped columns, version 5 also its secondary indexes,
- * version 6 each index's target and options; version 3, 4 and 5 files are still read, and a newer
- * version is refused with its number.
+ * version 6 each index's target and options, version 7 each table's chunk length; version 3 to 6
+ * files are still read, and a newer version is refused with its number.
  */
 class SchemaStoreVersionTest {
   @TempDir Path dir;
@@ -55,6 +55,49 @@ class SchemaStoreVersionTest {
     Files.write(dir.resolve(SchemaStore.FILE), all);
   }
 
+  /**
+   * The body (no CRC trailer) of {@code file} as version 6 wrote it: without the chunk length that
+   * version 7 stores at the end of the table, {@code after} bytes before the body's end.
+   */
+  private static byte[] version6(byte[] file, int after) {
+    int body = file.length - 4;
+    int at = body - after - 4;
+    byte[] out = new byte[body - 4];
+    System.arraycopy(file, 0, out, 0, at);
+    System.arraycopy(file, at + 4, out, at, body - at - 4);
+    ByteBuffer.wrap(out).putInt(4, 6);
+    return out;
+  }
+
+  @Test
+  void version7StoresEachTablesChunkLength() throws IOException {
+    TableSchema t = table().toBuilder().chunkLengthKb(64).build();
+    SchemaStore.save(
+        fs,
+        dir,
+        new SchemaStore.Content(
+            Map.of("ks", KeyspaceSchema.builder("ks").build()), Map.of(), Map.of(7, t), Map.of()));
+    byte[] v7 = file();
+    assertThat(ByteBuffer.wrap(v7).getInt(4)).isEqualTo(7);
+    // the table ends with its chunk length, then the dropped-column and index counts (0, 0)
+    assertThat(ByteBuffer.wrap(v7).getInt(v7.length - 4 - 12)).isEqualTo(64);
+    assertThat(SchemaStore.load(fs, dir).tables().get(7)).isEqualTo(t);
+  }
+
+  @Test
+  void aVersion6FileIsReadWithTheDefaultChunkLength() throws IOException {
+    TableSchema t = table().toBuilder().chunkLengthKb(64).build();
+    SchemaStore.save(
+        fs,
+        dir,
+        new SchemaStore.Content(
+            Map.of("ks", KeyspaceSchema.builder("ks").build()), Map.of(), Map.of(7, t), Map.of()));
+    write(version6(file(), 8));
+    TableSchema back = SchemaStore.load(fs, dir).tables().get(7);
+    assertThat(back.chunkLengthKb()).isEqualTo(TableSchema.DEFAULT_CHUNK_LENGTH_KB);
+    assertThat(back).isEqualTo(table());
+  }
+
   private static SchemaStore.Content withIndexes(List<IndexDef> indexes) {
     return new SchemaStore.Content(
         Map.of("ks", KeyspaceSchema.builder("ks").build()),
@@ -74,7 +117,7 @@ class SchemaStoreVersionTest {
                 .withOption("a", "1"));
     SchemaStore.save(fs, dir, withIndexes(indexes));
     byte[] v6 = file();
-    assertThat(ByteBuffer.wrap(v6).getInt(4)).isEqualTo(6);
+    assertThat(ByteBuffer.wrap(v6).getInt(4)).isEqualTo(7);
     // the last table ends with: dropped count 0, index count 1, "t_v", "v", "SAI", "KEYS",
     // option count 2, "a" "1", "b" "2" (sorted by name)
     int body = v6.length - 4;
@@ -93,9 +136,10 @@ class SchemaStoreVersionTest {
   @Test
   void aVersion5FileIsReadAsIndexesOfWholeValuesWithoutOptions() throws IOException {
     SchemaStore.save(fs, dir, withIndexes(List.of(IndexDef.sai("t_v", "v"))));
-    byte[] v6 = file();
+    // after the chunk length: dropped and index counts, "t_v", "v", "SAI", "SIMPLE", option count
+    byte[] v6 = version6(file(), 4 + 4 + 5 + 3 + 5 + 8 + 4);
     // version 5 is version 6 without the target ("SIMPLE") and option count (0) of the last index
-    int body = v6.length - 4;
+    int body = v6.length;
     byte[] tail = {0, 6, 'S', 'I', 'M', 'P', 'L', 'E', 0, 0, 0, 0};
     assertThat(Arrays.copyOfRange(v6, body - tail.length, body)).isEqualTo(tail);
     byte[] v5 = Arrays.copyOf(v6, body - tail.length);
@@ -122,9 +166,9 @@ class SchemaStoreVersionTest {
   @Test
   void aVersion4FileIsReadWithoutIndexes() throws IOException {
     SchemaStore.save(fs, dir, content(Map.of()));
-    byte[] v6 = file();
+    byte[] v6 = version6(file(), 8);
     // version 4 is version 6 without the index count (0) after the last (only) table
-    int body = v6.length - 4;
+    int body = v6.length;
     assertThat(ByteBuffer.wrap(v6).getInt(body - 4)).isZero();
     byte[] v4 = Arrays.copyOf(v6, body - 4);
     ByteBuffer.wrap(v4).putInt(4, 4);
@@ -141,7 +185,7 @@ class SchemaStoreVersionTest {
             new DroppedColumn("old", DataType.set(DataType.TEXT), ColumnDef.Kind.REGULAR, 1, 123L),
             new DroppedColumn("st", DataType.INT, ColumnDef.Kind.STATIC, 2, 456L));
     SchemaStore.save(fs, dir, content(Map.of(7, dropped)));
-    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(6);
+    assertThat(ByteBuffer.wrap(file()).getInt(4)).isEqualTo(7);
     SchemaStore.Content back = SchemaStore.load(fs, dir);
     assertThat(back.droppedOf(7)).isEqualTo(dropped);
     assertThat(back.tables().get(7)).isEqualTo(table());
@@ -150,10 +194,10 @@ class SchemaStoreVersionTest {
   @Test
   void aVersion3FileIsReadWithoutDroppedColumns() throws IOException {
     SchemaStore.save(fs, dir, content(Map.of()));
-    byte[] v4 = file();
+    byte[] v4 = version6(file(), 8);
     // version 3 is version 6 without the dropped-column and index counts (0, 0) after the last
     // (only) table
-    int body = v4.length - 4;
+    int body = v4.length;
     assertThat(ByteBuffer.wrap(v4).getLong(body - 8)).isZero();
     byte[] v3 = Arrays.copyOf(v4, body - 8);
     ByteBuffer.wrap(v3).putInt(4, 3);
@@ -168,10 +212,10 @@ class SchemaStoreVersionTest {
     SchemaStore.save(fs, dir, content(Map.of()));
     byte[] v = file();
     byte[] body = Arrays.copyOf(v, v.length - 4);
-    ByteBuffer.wrap(body).putInt(4, 7);
+    ByteBuffer.wrap(body).putInt(4, 8);
     write(body);
     assertThatThrownBy(() -> SchemaStore.load(fs, dir))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("schema format version 7 is newer than this build reads (1 to 6)");
+        .hasMessageContaining("schema format version 8 is newer than this build reads (1 to 7)");
   }
 }

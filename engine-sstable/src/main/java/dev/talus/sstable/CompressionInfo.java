@@ -9,7 +9,7 @@ import java.io.IOException;
 /**
  * The CompressionInfo component: compression, chunk size, uncompressed length and the file offset
  * of every Data chunk (plus the end offset), held in memory by the reader as Cassandra does (8
- * bytes per 16 KiB chunk). Immutable; the offsets array is never modified after construction.
+ * bytes per chunk). Immutable; the offsets array is never modified after construction.
  */
 record CompressionInfo(
     Compression compression, int chunkSize, long uncompressedLength, long[] offsets) {

@@ -40,6 +40,9 @@ public final class SSTableOptions {
     }
   }
 
+  /** The uncompressed chunk size written unless another is given: 4 KiB. */
+  public static final int DEFAULT_CHUNK_SIZE = 4 * 1024;
+
   public static final SSTableOptions DEFAULTS = builder().build();
 
   private final Compression compression;
@@ -162,10 +165,15 @@ public final class SSTableOptions {
         + "}";
   }
 
-  /** Not thread-safe. Defaults follow Cassandra: LZ4, 16 KiB chunks, fp 0.01, 64 KiB blocks. */
+  /**
+   * Not thread-safe. Defaults follow Cassandra (LZ4, fp 0.01, 64 KiB row-index blocks) except the
+   * chunk: {@value #DEFAULT_CHUNK_SIZE} bytes, where Cassandra writes 16 KiB (see
+   * docs/architecture.md: a point read that misses the chunk cache reads, checks and decompresses
+   * one chunk).
+   */
   public static final class Builder {
     private Compression compression = Compression.LZ4;
-    private int chunkSize = 16 * 1024;
+    private int chunkSize = DEFAULT_CHUNK_SIZE;
     private double bloomFpChance = 0.01;
     private boolean rowFilter;
     private int rowIndexBlockSize = 64 * 1024;
@@ -203,13 +211,13 @@ public final class SSTableOptions {
       return this;
     }
 
-    /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
     /** See {@link SSTableOptions#rowFilter()}. */
     public Builder rowFilter(boolean on) {
       this.rowFilter = on;
       return this;
     }
 
+    /** Bloom filter false-positive chance in (0, 1]; 1.0 disables the filter. */
     public Builder bloomFpChance(double p) {
       this.bloomFpChance = p;
       return this;

@@ -192,6 +192,11 @@ public final class SSTableStats {
     return compression;
   }
 
+  /** Uncompressed size of the Data chunks, in bytes. */
+  public int chunkSize() {
+    return chunkSize;
+  }
+
   /** On-disk chunk bytes (with checksums) over uncompressed bytes; below 1 means it shrank. */
   public double compressionRatio() {
     return uncompressedLength == 0 ? 1.0 : (double) compressedLength / uncompressedLength;

@@ -37,11 +37,11 @@ class DescribeTest {
         AND default_time_to_live = 604800 AND gc_grace_seconds = 3600
         AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'HOURS',
                           'compaction_window_size': 12}
-        AND compression = {'class': 'ZstdCompressor'};
+        AND compression = {'class': 'ZstdCompressor', 'chunk_length_in_kb': 64};
       CREATE TABLE chat.kv (k bigint PRIMARY KEY, v blob, d decimal, i inet, du duration)
         WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': 64, 'fanout_size': 8,
                            'tombstone_threshold': 0.5, 'unchecked_tombstone_compaction': true}
-        AND bloom_filter_fp_chance = 0.1 AND compression = {'enabled': 'false'}
+        AND bloom_filter_fp_chance = 0.1 AND compression = {'enabled': 'false', 'chunk_length_in_kb': 1}
         AND extensions = {'talus.tombstone_warn_threshold': '50', 'talus.tombstone_failure_threshold': '500',
                           'talus.partition_size_fail_bytes': '1000000'};
       CREATE TABLE "Mixed"."Events" ("Key" text, "When" date, value float, PRIMARY KEY ("Key", "When"))
@@ -60,6 +60,7 @@ class DescribeTest {
       keyspaces = a.db.keyspaces();
       tables = a.db.tables().stream().map(Table::schema).toList();
     }
+    assertThat(tables).extracting(TableSchema::chunkLengthKb).contains(64, 1, 4);
     // it is valid CQL, one statement per keyspace and table
     assertThat(CqlScript.parse(ddl)).hasSize(5);
     try (CqlDb b = new CqlDb(second)) {

@@ -59,6 +59,8 @@ class TableDdlTest {
                   .tombstoneThreshold(0.3)
                   .build());
       assertThat(s.compression()).isEqualTo(Compression.ZSTD);
+      assertThat(s.chunkLengthKb()).isEqualTo(16);
+      assertThat(r.warnings()).noneSatisfy(w -> assertThat(w).contains("chunk"));
       assertThat(s.tombstoneWarnThreshold()).isEqualTo(500);
       assertThat(s.partitionRowsFail()).isEqualTo(9000L);
     }
@@ -98,6 +100,37 @@ class TableDdlTest {
           .anySatisfy(w -> assertThat(w).contains("UnifiedCompactionStrategy) is not supported"))
           .anySatisfy(w -> assertThat(w).contains("Talus has no SnappyCompressor"));
       assertThat(t.db.table("c").schema().compaction()).isEqualTo(CompactionOptions.defaults());
+    }
+  }
+
+  @Test
+  void chunkLengthIsTheTablesAndAMapWithoutOneGetsTheDefault() {
+    try (CqlDb t = new CqlDb(dir)) {
+      t.cql.execute("CREATE TABLE d (k int PRIMARY KEY, v text)");
+      assertThat(t.db.table("d").schema().chunkLengthKb())
+          .isEqualTo(TableSchema.DEFAULT_CHUNK_LENGTH_KB);
+      t.cql.execute(
+          "ALTER TABLE d WITH compression = {'class': 'LZ4Compressor', 'chunk_length_kb': 64}");
+      assertThat(t.db.table("d").schema().chunkLengthKb()).isEqualTo(64);
+      // as in Cassandra, the compression map is replaced whole: no length means the default
+      t.cql.execute("ALTER TABLE d WITH compression = {'class': 'ZstdCompressor'}");
+      assertThat(t.db.table("d").schema().chunkLengthKb())
+          .isEqualTo(TableSchema.DEFAULT_CHUNK_LENGTH_KB);
+      assertThat(t.db.table("d").schema().compression()).isEqualTo(Compression.ZSTD);
+      for (String bad : new String[] {"3", "0", "-8", "2048", "sixteen"}) {
+        assertThatThrownBy(
+                () ->
+                    t.cql.execute(
+                        "ALTER TABLE d WITH compression = {'class': 'LZ4Compressor',"
+                            + " 'chunk_length_in_kb': '"
+                            + bad
+                            + "'}"))
+            .as(bad)
+            .isInstanceOf(CqlConfigurationException.class)
+            .hasMessageContaining("chunk_length_in_kb")
+            .hasMessageContaining(bad);
+      }
+      assertThat(t.db.table("d").schema().compression()).isEqualTo(Compression.ZSTD);
     }
   }
 

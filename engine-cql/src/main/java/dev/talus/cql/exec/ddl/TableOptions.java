@@ -106,7 +106,7 @@ final class TableOptions {
             b.gcGrace(Duration.ofSeconds(v));
           }
           case "compaction" -> b.compaction(compaction(p, pc));
-          case "compression" -> b.compression(compression(p, pc));
+          case "compression" -> compression(p, b, pc);
           case "extensions" -> extensions(p, b, pc);
           default -> {
             if (!IGNORED.contains(name)) {
@@ -250,7 +250,12 @@ final class TableOptions {
     };
   }
 
-  private static Compression compression(Property p, PrepareContext pc) {
+  /**
+   * The {@code compression} map: the compressor and the chunk length (a map without one gets
+   * Talus's default, {@value TableSchema#DEFAULT_CHUNK_LENGTH_KB} KiB, as Cassandra's gets its
+   * own).
+   */
+  private static void compression(Property p, TableSchema.Builder b, PrepareContext pc) {
     Map<String, String> m = new LinkedHashMap<>(PropertyValues.map(p, pc.source()));
     String enabled = m.remove("enabled");
     String klass = m.remove("class");
@@ -262,10 +267,8 @@ final class TableOptions {
     if (chunk == null) {
       chunk = m.remove("chunk_length_kb");
     }
-    if (chunk != null && !chunk.trim().equals(Integer.toString(CqlOptions.CHUNK_LENGTH_KB))) {
-      ignored.add(
-          "chunk_length_in_kb (Talus writes " + CqlOptions.CHUNK_LENGTH_KB + " KiB chunks)");
-    }
+    b.chunkLengthKb(
+        chunk == null ? TableSchema.DEFAULT_CHUNK_LENGTH_KB : chunkLength(chunk, p, pc));
     for (String k : List.of("crc_check_chance", "compression_level", "max_compressed_length")) {
       if (m.remove(k) != null) {
         ignored.add(k);
@@ -312,7 +315,26 @@ final class TableOptions {
     if (!ignored.isEmpty()) {
       pc.warn("Talus ignored the compression option(s) " + String.join(", ", ignored));
     }
-    return result;
+    b.compression(result);
+  }
+
+  private static int chunkLength(String v, Property p, PrepareContext pc) {
+    int kib;
+    try {
+      kib = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw config(p, "Invalid value for chunk_length_in_kb: " + v, pc);
+    }
+    if (kib <= 0 || Integer.bitCount(kib) != 1 || kib > 1024) {
+      throw config(
+          p,
+          "chunk_length_in_kb must be a power of 2"
+              + (kib > 1024 ? " of at most 1024 (Talus's largest chunk is 1 MiB)" : "")
+              + ", got "
+              + kib,
+          pc);
+    }
+    return kib;
   }
 
   private static void extensions(Property p, TableSchema.Builder b, PrepareContext pc) {

@@ -33,9 +33,6 @@ public final class CqlOptions {
   public static final String PARTITION_ROWS_WARN = "talus.partition_rows_warn";
   public static final String PARTITION_ROWS_FAIL = "talus.partition_rows_fail";
 
-  /** The chunk size Talus writes, in KiB (Cassandra's default too). */
-  public static final int CHUNK_LENGTH_KB = 16;
-
   private static final CompactionOptions STCS_DEFAULTS = CompactionOptions.sizeTiered().build();
   private static final CompactionOptions LCS_DEFAULTS = CompactionOptions.leveled().build();
   private static final CompactionOptions TWCS_DEFAULTS = CompactionOptions.timeWindow().build();
@@ -104,13 +101,16 @@ public final class CqlOptions {
   }
 
   /** The {@code compression} map. */
-  public static Map<String, String> compression(Compression c) {
+  public static Map<String, String> compression(Compression c, int chunkLengthKb) {
     Map<String, String> out = new LinkedHashMap<>();
     if (c == Compression.NONE) {
+      if (chunkLengthKb != TableSchema.DEFAULT_CHUNK_LENGTH_KB) {
+        out.put("chunk_length_in_kb", Integer.toString(chunkLengthKb)); // chunks are still written
+      }
       out.put("enabled", "false");
       return out;
     }
-    out.put("chunk_length_in_kb", Integer.toString(CHUNK_LENGTH_KB));
+    out.put("chunk_length_in_kb", Integer.toString(chunkLengthKb));
     out.put("class", COMPRESSION_PACKAGE + (c == Compression.LZ4 ? LZ4 : ZSTD));
     return out;
   }

@@ -77,7 +77,8 @@ public final class SchemaDdl {
     List<Property> props = new ArrayList<>();
     props.add(property("bloom_filter_fp_chance", number(Double.toString(s.bloomFilterFpChance()))));
     props.add(property("compaction", map(CqlOptions.compaction(s.compaction()))));
-    props.add(property("compression", map(CqlOptions.compression(s.compression()))));
+    props.add(
+        property("compression", map(CqlOptions.compression(s.compression(), s.chunkLengthKb()))));
     props.add(property("default_time_to_live", integer(s.defaultTimeToLive().getSeconds())));
     Map<String, String> extensions = CqlOptions.extensions(s);
     if (!extensions.isEmpty()) {

@@ -324,7 +324,7 @@ public final class SystemTables {
       Map.of("keys", "ALL", "rows_per_partition", "NONE"),
       "",
       CqlOptions.compaction(schema.compaction()),
-      CqlOptions.compression(schema.compression()),
+      CqlOptions.compression(schema.compression(), schema.chunkLengthKb()),
       "default",
       1.0,
       0.0,
