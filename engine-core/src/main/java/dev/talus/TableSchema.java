@@ -25,8 +25,10 @@ public final class TableSchema {
    */
   public static final Duration MAX_TTL = Duration.ofSeconds(20L * 365 * 24 * 60 * 60);
 
-  /** Chunk length of a table that sets none, in KiB (Cassandra: 16; see {@link #chunkLengthKb}). */
-  public static final int DEFAULT_CHUNK_LENGTH_KB = 4;
+  /**
+   * Chunk length of a table that sets none, in KiB: 16, Cassandra's (see {@link #chunkLengthKb}).
+   */
+  public static final int DEFAULT_CHUNK_LENGTH_KB = 16;
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]{1,48}");
 
@@ -176,9 +178,8 @@ public final class TableSchema {
 
   /**
    * Uncompressed size of the SSTable data chunks written from now on, in KiB (Cassandra's {@code
-   * chunk_length_in_kb}; default {@value #DEFAULT_CHUNK_LENGTH_KB}, where Cassandra's is 16: a
-   * point read that misses the chunk cache reads, checks and decompresses one whole chunk).
-   * SSTables keep the size they were written with.
+   * chunk_length_in_kb}; default {@value #DEFAULT_CHUNK_LENGTH_KB}). SSTables keep the size they
+   * were written with.
    */
   public int chunkLengthKb() {
     return chunkLengthKb;
@@ -403,9 +404,8 @@ public final class TableSchema {
     }
 
     /**
-     * Uncompressed SSTable chunk size in KiB: a power of two from 1 to 1,024 (default {@value
-     * #DEFAULT_CHUNK_LENGTH_KB}). Smaller chunks make point reads that miss the chunk cache
-     * cheaper; larger ones compress better and suit tables read by long scans.
+     * Uncompressed SSTable chunk size in KiB, a power of two from 1 to 1,024 (default {@value
+     * #DEFAULT_CHUNK_LENGTH_KB}); 4 suits point reads of data larger than the chunk cache.
      */
     public Builder chunkLengthKb(int kib) {
       this.chunkLengthKb = kib;

@@ -163,8 +163,8 @@ class SchemaTest {
   }
 
   @Test
-  void chunkLengthDefaultsToFourKibAndAcceptsTheRange() {
-    assertThat(minimal("t").build().chunkLengthKb()).isEqualTo(4);
+  void chunkLengthDefaultsToCassandrasSixteenKibAndAcceptsTheRange() {
+    assertThat(minimal("t").build().chunkLengthKb()).isEqualTo(16);
     assertThat(minimal("t").chunkLengthKb(1).build().chunkLengthKb()).isEqualTo(1);
     assertThat(minimal("t").chunkLengthKb(1024).build().chunkLengthKb()).isEqualTo(1024);
   }

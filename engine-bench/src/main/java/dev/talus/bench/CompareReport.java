@@ -1,5 +1,6 @@
 package dev.talus.bench;
 
+import dev.talus.TableSchema;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -42,7 +43,9 @@ final class CompareReport {
     return TalusBenchEngine.options(c.dataDir(), c)
             .toString()
             .replace("dataDirectory=" + c.dataDir() + ", ", "")
-        + ", table: LZ4 chunks, bloom_filter_fp_chance=0.01, compaction="
+        + ", table: LZ4 chunks of "
+        + TableSchema.DEFAULT_CHUNK_LENGTH_KB
+        + " KiB, bloom_filter_fp_chance=0.01, compaction="
         + TalusBenchEngine.compaction(c);
   }
 

@@ -40,8 +40,8 @@ public final class SSTableOptions {
     }
   }
 
-  /** The uncompressed chunk size written unless another is given: 4 KiB. */
-  public static final int DEFAULT_CHUNK_SIZE = 4 * 1024;
+  /** The uncompressed chunk size written unless another is given: 16 KiB, Cassandra's. */
+  public static final int DEFAULT_CHUNK_SIZE = 16 * 1024;
 
   public static final SSTableOptions DEFAULTS = builder().build();
 
@@ -166,10 +166,8 @@ public final class SSTableOptions {
   }
 
   /**
-   * Not thread-safe. Defaults follow Cassandra (LZ4, fp 0.01, 64 KiB row-index blocks) except the
-   * chunk: {@value #DEFAULT_CHUNK_SIZE} bytes, where Cassandra writes 16 KiB (see
-   * docs/architecture.md: a point read that misses the chunk cache reads, checks and decompresses
-   * one chunk).
+   * Not thread-safe. Defaults follow Cassandra: LZ4, {@value #DEFAULT_CHUNK_SIZE}-byte chunks, fp
+   * 0.01, 64 KiB row-index blocks.
    */
   public static final class Builder {
     private Compression compression = Compression.LZ4;

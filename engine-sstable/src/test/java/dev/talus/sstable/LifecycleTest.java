@@ -211,7 +211,7 @@ class LifecycleTest {
         .hasMessageContaining("power of two");
     assertThatThrownBy(() -> SSTableOptions.builder().bloomFpChance(0).build())
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(SSTableOptions.DEFAULTS.chunkSize()).isEqualTo(4 * 1024);
+    assertThat(SSTableOptions.DEFAULTS.chunkSize()).isEqualTo(16 * 1024);
     assertThat(SSTableOptions.DEFAULTS.rowIndexBlockSize()).isEqualTo(64 * 1024);
     assertThat(SSTableOptions.DEFAULTS.compression()).isEqualTo(SSTableOptions.Compression.LZ4);
   }

@@ -60,7 +60,7 @@ class DescribeTest {
       keyspaces = a.db.keyspaces();
       tables = a.db.tables().stream().map(Table::schema).toList();
     }
-    assertThat(tables).extracting(TableSchema::chunkLengthKb).contains(64, 1, 4);
+    assertThat(tables).extracting(TableSchema::chunkLengthKb).contains(64, 1, 16);
     // it is valid CQL, one statement per keyspace and table
     assertThat(CqlScript.parse(ddl)).hasSize(5);
     try (CqlDb b = new CqlDb(second)) {

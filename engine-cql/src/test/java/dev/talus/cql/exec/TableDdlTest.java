@@ -37,7 +37,7 @@ class TableDdlTest {
                   + " AND compaction = {'class': 'org.apache.cassandra.db.compaction."
                   + "TimeWindowCompactionStrategy', 'compaction_window_unit': 'HOURS',"
                   + " 'compaction_window_size': '6', 'min_threshold': 3, 'tombstone_threshold': 0.3}"
-                  + " AND compression = {'class': 'ZstdCompressor', 'chunk_length_in_kb': 16}"
+                  + " AND compression = {'class': 'ZstdCompressor', 'chunk_length_in_kb': 4}"
                   + " AND extensions = {'talus.tombstone_warn_threshold': '500',"
                   + " 'talus.partition_rows_fail': '9000'}");
       assertThat(r.kind()).isEqualTo(CqlResult.Kind.SCHEMA_CHANGE);
@@ -59,7 +59,7 @@ class TableDdlTest {
                   .tombstoneThreshold(0.3)
                   .build());
       assertThat(s.compression()).isEqualTo(Compression.ZSTD);
-      assertThat(s.chunkLengthKb()).isEqualTo(16);
+      assertThat(s.chunkLengthKb()).isEqualTo(4);
       assertThat(r.warnings()).noneSatisfy(w -> assertThat(w).contains("chunk"));
       assertThat(s.tombstoneWarnThreshold()).isEqualTo(500);
       assertThat(s.partitionRowsFail()).isEqualTo(9000L);
