@@ -69,14 +69,20 @@ class SchemaStoreVersionTest {
     return out;
   }
 
-  @Test
-  void version7StoresEachTablesChunkLength() throws IOException {
+  /** Saves {@link #table()} with a chunk length of 64 KiB, and returns that schema. */
+  private TableSchema saveWithChunkLength64() throws IOException {
     TableSchema t = table().toBuilder().chunkLengthKb(64).build();
     SchemaStore.save(
         fs,
         dir,
         new SchemaStore.Content(
             Map.of("ks", KeyspaceSchema.builder("ks").build()), Map.of(), Map.of(7, t), Map.of()));
+    return t;
+  }
+
+  @Test
+  void version7StoresEachTablesChunkLength() throws IOException {
+    TableSchema t = saveWithChunkLength64();
     byte[] v7 = file();
     assertThat(ByteBuffer.wrap(v7).getInt(4)).isEqualTo(7);
     // the table ends with its chunk length, then the dropped-column and index counts (0, 0)
@@ -86,12 +92,7 @@ class SchemaStoreVersionTest {
 
   @Test
   void aVersion6FileIsReadWithTheDefaultChunkLength() throws IOException {
-    TableSchema t = table().toBuilder().chunkLengthKb(64).build();
-    SchemaStore.save(
-        fs,
-        dir,
-        new SchemaStore.Content(
-            Map.of("ks", KeyspaceSchema.builder("ks").build()), Map.of(), Map.of(7, t), Map.of()));
+    saveWithChunkLength64();
     write(version6(file(), 8));
     TableSchema back = SchemaStore.load(fs, dir).tables().get(7);
     assertThat(back.chunkLengthKb()).isEqualTo(TableSchema.DEFAULT_CHUNK_LENGTH_KB);
