@@ -109,6 +109,41 @@ class ScanTest {
   }
 
   @Test
+  void aScanMergesEachPartitionFromExactlyTheSSTablesThatHoldItWithoutBloomLookups() {
+    // every partition in the first SSTable, the even ones rewritten in the second, every third
+    // one's row 1 in the memtable: the newest value of each row must win
+    for (int p = 0; p < 30; p++) {
+      put(p, 0);
+      put(p, 1);
+    }
+    t.flush();
+    for (int p = 0; p < 30; p += 2) {
+      t.insert().value("p", p).value("c", 0).value("v", "second").execute();
+    }
+    t.flush();
+    for (int p = 0; p < 30; p += 3) {
+      t.insert().value("p", p).value("c", 1).value("v", "memtable").execute();
+    }
+    assertThat(t.sstables()).hasSize(2);
+    long lookups = t.stats().bloomFilterLookups();
+
+    List<String> got = new ArrayList<>();
+    for (ResultRow r : t.select().execute()) {
+      got.add(key(r) + "=" + r.getString("v"));
+    }
+
+    List<String> want = new ArrayList<>();
+    for (String k : expected(30, 2)) {
+      int p = Integer.parseInt(k.substring(0, k.indexOf(':')));
+      boolean first = k.endsWith(":0");
+      String v = first ? (p % 2 == 0 ? "second" : k) : (p % 3 == 0 ? "memtable" : k);
+      want.add(k + "=" + v);
+    }
+    assertThat(got).isEqualTo(want);
+    assertThat(t.stats().bloomFilterLookups()).isEqualTo(lookups);
+  }
+
+  @Test
   void limitAndPerPartitionLimitApplyToTheScan() {
     fill();
     List<String> all = expected(30, 4);

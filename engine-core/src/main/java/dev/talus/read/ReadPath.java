@@ -429,16 +429,26 @@ public final class ReadPath {
     return false;
   }
 
-  /** The last projection compiled; reads of one table usually repeat one. */
-  private volatile Projection lastProjection;
+  /** The projection compiled last, and the plan it served last. */
+  private record Compiled(QueryPlanner.Plan plan, Projection projection) {}
+
+  /**
+   * The last projection compiled; reads of one table usually repeat one. A scan asks once per
+   * partition with one plan: the identity check spares comparing the column lists each time.
+   */
+  private volatile Compiled lastProjection;
 
   private Projection projection(QueryPlanner.Plan plan) {
-    Projection p = lastProjection;
+    Compiled c = lastProjection;
+    if (c != null && c.plan() == plan) {
+      return c.projection();
+    }
+    Projection p = c == null ? null : c.projection();
     List<Selector> selectors = plan.request().selectors();
     if (p == null || !p.columns().equals(plan.projection()) || !p.selectors().equals(selectors)) {
       p = Projection.compile(schema, keys, plan.projection(), selectors);
-      lastProjection = p;
     }
+    lastProjection = new Compiled(plan, p);
     return p;
   }
 }

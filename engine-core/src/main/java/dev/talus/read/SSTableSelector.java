@@ -61,29 +61,39 @@ final class SSTableSelector {
   }
 
   /**
-   * The sources of one partition within a view whose SSTables the caller already holds references
-   * on (a scan's page): the returned snapshot releases nothing.
+   * The sources of one partition of a scan's page ({@link ScanKeys}): the memtables holding the
+   * key, and the partitions {@code held} (per SSTable of view {@code v}, null where it does not
+   * hold the key) that {@code slice} may need. The caller holds references on the view's SSTables;
+   * the returned snapshot releases nothing. No Bloom filter or index is consulted: the scan's merge
+   * of the partition indexes already found the key in exactly these SSTables.
    */
-  static ReadSnapshot within(TableView v, TableMetrics metrics, PartitionKey key, Slice slice) {
-    List<SSTableReader> candidates = new ArrayList<>();
-    for (SSTableReader r : v.sstables()) {
-      if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
+  static ReadSnapshot held(
+      TableView v, TableMetrics metrics, PartitionKey key, Slice slice, PartitionData[] held) {
+    List<PartitionData> sources = memtableSources(v, key);
+    Map<PartitionData, Long> generations = new IdentityHashMap<>();
+    SSTableReader first = null;
+    for (int i = 0; i < held.length; i++) {
+      PartitionData d = held[i];
+      if (d == null) {
         continue;
       }
-      if (slice != Slice.ALL && outsideClusteringRange(r, slice)) {
+      SSTableReader r = v.sstables().get(i);
+      if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
         continue;
       }
-      candidates.add(r);
+      sources.add(d);
+      generations.put(d, r.generation());
+      if (first == null) {
+        first = r;
+      } else if (generations.size() == 2) {
+        metrics.chargeSeek(first); // the read merges more than one SSTable
+      }
     }
-    return select(v, candidates, metrics, key, List.of());
+    return new ReadSnapshot(sources, List.of(), generations);
   }
 
-  private static ReadSnapshot select(
-      TableView v,
-      List<SSTableReader> refs,
-      TableMetrics metrics,
-      PartitionKey key,
-      List<SSTableReader> owned) {
+  /** The memtables' partitions of {@code key}, newest first. */
+  private static List<PartitionData> memtableSources(TableView v, PartitionKey key) {
     List<PartitionData> sources = new ArrayList<>();
     MemPartition p = v.active().get(key);
     if (p != null) {
@@ -95,6 +105,16 @@ final class SSTableSelector {
         sources.add(f);
       }
     }
+    return sources;
+  }
+
+  private static ReadSnapshot select(
+      TableView v,
+      List<SSTableReader> refs,
+      TableMetrics metrics,
+      PartitionKey key,
+      List<SSTableReader> owned) {
+    List<PartitionData> sources = memtableSources(v, key);
     Map<PartitionData, Long> generations = new IdentityHashMap<>();
     SSTableReader first = null;
     try {

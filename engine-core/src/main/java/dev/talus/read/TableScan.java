@@ -3,6 +3,7 @@ package dev.talus.read;
 import dev.talus.InvalidQueryException;
 import dev.talus.ResultRow;
 import dev.talus.TableSchema;
+import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.Slice;
 import dev.talus.request.ReadResult;
@@ -22,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reference on every SSTable for the whole page, its partition keys are merged in token order
  * ({@link ScanKeys}) from the paging state's partition or the start of the token range, and each
  * partition is read like a named one — same merge, reconciliation, tombstone counting, filters and
- * projection — until the page holds one row more than asked (which says that another page follows).
- * Memory is bounded by the page, never by the table. Thread-safe.
+ * projection, from the SSTables the merge found it in (no Bloom filter or index search) — until the
+ * page holds one row more than asked (which says that another page follows). Memory is bounded by
+ * the page, never by the table. Thread-safe.
  */
 final class TableScan {
   private final ReadPath path;
@@ -74,6 +76,7 @@ final class TableScan {
       ScanKeys it = new ScanKeys(v, start, true);
       while (out.size() < fetch && it.hasNext()) {
         PartitionKey key = it.next();
+        PartitionData[] held = it.sstablePartitions(); // valid until the next key
         if (plan.scan().pastEnd(key)) {
           break;
         }
@@ -97,7 +100,7 @@ final class TableScan {
                 now,
                 tombstones,
                 sources,
-                slice -> SSTableSelector.within(v, metrics, key, slice));
+                slice -> SSTableSelector.held(v, metrics, key, slice, held));
         if (!rows.isEmpty()) {
           partitions.add(key);
           out.addAll(rows);

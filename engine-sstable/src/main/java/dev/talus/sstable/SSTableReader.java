@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -397,9 +396,10 @@ public final class SSTableReader {
   /**
    * The partition keys of this SSTable in (token, key) order, from {@code from} (null: the first
    * key; included if {@code inclusive}). Reads the partition index only, one checked sample block
-   * at a time. The caller holds a reference while using it.
+   * at a time, and a key's partition when {@link SSTableKeys#partition()} asks for it. The caller
+   * holds a reference while using it.
    */
-  public Iterator<PartitionKey> keys(PartitionKey from, boolean inclusive) {
+  public SSTableKeys keys(PartitionKey from, boolean inclusive) {
     checkLive();
     return new SSTableKeys(this, from, inclusive);
   }

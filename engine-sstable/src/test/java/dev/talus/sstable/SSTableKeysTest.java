@@ -1,8 +1,11 @@
 package dev.talus.sstable;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
+import dev.talus.data.Slice;
 import dev.talus.io.NioStorageFs;
 import dev.talus.io.StorageFs;
 import java.nio.file.Path;
@@ -15,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Key iteration for scans: every key in (token, key) order, from any starting key (present or not,
- * included or not), across many index sample blocks.
+ * included or not), across many index sample blocks; each key's partition read from its index entry
+ * holds the rows written.
  */
 class SSTableKeysTest {
   @TempDir Path dir;
@@ -54,6 +58,33 @@ class SSTableKeysTest {
       assertThat(drain(reader.keys(PartitionKey.of(new byte[0], Long.MIN_VALUE, 0), true)))
           .isEqualTo(all);
       assertThat(drain(reader.keys(all.get(all.size() - 1), false))).isEmpty();
+    } finally {
+      reader.release();
+    }
+  }
+
+  @Test
+  void eachKeysPartitionIsTheOneANamedReadFinds() throws Exception {
+    long seed = 12;
+    System.out.println("seed=" + seed);
+    Random r = new Random(seed);
+    List<TestData.Partition> parts =
+        TestData.partitions(r, 2 * SSTableReader.SAMPLE_INTERVAL + 3, 40);
+    TestData.write(fs, dir, 4, parts, SSTableOptions.builder().chunkSize(1024).build());
+    SSTableReader reader = SSTableReader.open(fs, dir, 4, ChunkCache.create(1 << 20));
+    try {
+      int from = parts.size() / 3;
+      SSTableKeys keys = reader.keys(parts.get(from).key(), true);
+      assertThatThrownBy(keys::partition).isInstanceOf(IllegalStateException.class);
+      for (int i = from; i < parts.size(); i++) {
+        TestData.Partition expected = parts.get(i);
+        assertThat(keys.next()).isEqualTo(expected.key());
+        PartitionData d = keys.partition();
+        assertThat(d.key()).isEqualTo(expected.key());
+        assertThat(SSTableRoundTripTest.collect(d.rows(Slice.ALL, false)))
+            .isEqualTo(expected.rows());
+      }
+      assertThat(keys.hasNext()).isFalse();
     } finally {
       reader.release();
     }
