@@ -119,7 +119,14 @@ final class TextCodecs {
       return decode(KeyBytes.readEscaped(src, pos));
     }
 
+    /**
+     * Strict decoding: malformed bytes are refused, never replaced. Bytes all below 0x80 mean the
+     * same in ASCII and UTF-8, and make the string without a decoder (most keys and many values).
+     */
     private String decode(byte[] bytes) {
+      if (ascii(bytes)) {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+      }
       try {
         return charset
             .newDecoder()
@@ -130,6 +137,15 @@ final class TextCodecs {
       } catch (CharacterCodingException e) {
         throw new IllegalArgumentException("Invalid " + type().cqlName() + " bytes", e);
       }
+    }
+
+    private static boolean ascii(byte[] bytes) {
+      for (byte b : bytes) {
+        if (b < 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -124,6 +125,23 @@ class TypeCodecTest {
     assertRejected(DataType.TEXT, 'c');
     assertRejected(DataType.BLOB, "00");
     assertThat(codec(DataType.TEXT).coerce("\ud83d\ude00")).isEqualTo("\ud83d\ude00");
+  }
+
+  @Test
+  void textDecodesTheSameWhetherAsciiOrNot() {
+    for (String v :
+        List.of("", "user42", "plain\u0000ascii", "zo\u00eb", "\u65e5\u672c", "\ud83d\ude00x")) {
+      TypeCodec<?> text = codec(DataType.TEXT);
+      assertThat(text.deserialize(text.serialize(v))).isEqualTo(v);
+      assertThat(text.decodeKey(key(DataType.TEXT, v), new int[1])).isEqualTo(v);
+    }
+    TypeCodec<?> ascii = codec(DataType.ASCII);
+    assertThat(ascii.decodeKey(key(DataType.ASCII, "a\u007fb"), new int[1])).isEqualTo("a\u007fb");
+    // one byte of 0x80 or above makes the strict decoder judge the whole value
+    assertThatThrownBy(() -> ascii.deserialize(new byte[] {'a', 'b', (byte) 0xE9}))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> codec(DataType.TEXT).deserialize(new byte[] {'a', (byte) 0xFF}))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
