@@ -12,11 +12,14 @@ public final class SimpleRow {
   private int clusteringLength;
   private long markerTimestamp;
   private boolean marker;
+  private static final int[] NO_INTS = {};
+  private static final long[] NO_LONGS = {};
+
   private int cells;
-  private int[] columns = new int[8];
-  private long[] timestamps = new long[8];
-  private int[] valueFrom = new int[8];
-  private int[] valueLength = new int[8];
+  private int[] columns = NO_INTS;
+  private long[] timestamps = NO_LONGS;
+  private int[] valueFrom = NO_INTS;
+  private int[] valueLength = NO_INTS;
 
   /** Starts a row whose clustering is {@code bytes[from..from+length)}. */
   public void start(byte[] bytes, int from, int length) {
@@ -32,20 +35,34 @@ public final class SimpleRow {
     this.markerTimestamp = timestamp;
   }
 
+  /**
+   * Makes room for {@code n} cells in all: a parser that knows the row's cell count before its
+   * cells calls it after {@link #start}, so a wide row costs one resize, not a doubling after every
+   * eighth cell. The room is kept for the next rows.
+   */
+  public void reserve(int n) {
+    if (n > columns.length) {
+      grow(n);
+    }
+  }
+
   /** Adds a live cell of {@code column} whose value is {@code bytes[from..from+length)}. */
   public void cell(int column, long timestamp, int from, int length) {
     if (cells == columns.length) {
-      int n = cells * 2;
-      columns = Arrays.copyOf(columns, n);
-      timestamps = Arrays.copyOf(timestamps, n);
-      valueFrom = Arrays.copyOf(valueFrom, n);
-      valueLength = Arrays.copyOf(valueLength, n);
+      grow(Math.max(8, cells * 2));
     }
     columns[cells] = column;
     timestamps[cells] = timestamp;
     valueFrom[cells] = from;
     valueLength[cells] = length;
     cells++;
+  }
+
+  private void grow(int n) {
+    columns = Arrays.copyOf(columns, n);
+    timestamps = Arrays.copyOf(timestamps, n);
+    valueFrom = Arrays.copyOf(valueFrom, n);
+    valueLength = Arrays.copyOf(valueLength, n);
   }
 
   /** A copy of the clustering, as {@link Row#clustering()} holds it. */

@@ -100,6 +100,7 @@ final class InPlaceVisit {
       if (count > PartitionSerializer.MAX_COUNT) {
         return DECODE;
       }
+      simple.reserve((int) Math.min(count, (limit - p) / 3)); // a cell takes 3 bytes or more
       for (long i = 0; i < count; i++) {
         p = cell(a, p, limit);
         if (p < 0) {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -114,6 +115,59 @@ class RowVisitPropertyTest {
         seed, visited, simple, tombstones);
     assertThat(simple).as("simple rows seen in place").isPositive();
     assertThat(tombstones).as("row tombstones seen in place").isPositive();
+  }
+
+  @Test
+  void rowsOfManyCellsAreSeenWhole() throws Exception {
+    // 20 cells a row: the row buffer makes room for the count before the cells
+    List<TestData.Partition> parts = new ArrayList<>();
+    java.util.TreeMap<dev.talus.data.PartitionKey, Boolean> keys = new java.util.TreeMap<>();
+    for (int k = 0; k < 3; k++) {
+      keys.put(dev.talus.data.PartitionKey.of(new byte[] {(byte) k, 7}), Boolean.TRUE);
+    }
+    for (dev.talus.data.PartitionKey key : keys.keySet()) {
+      List<Row> rows = new ArrayList<>();
+      for (int c = 0; c < 5; c++) {
+        Cell[] cells = new Cell[20];
+        for (int i = 0; i < cells.length; i++) {
+          cells[i] = Cell.live(i, TestData.BASE_TS + c, new byte[] {(byte) i, (byte) c});
+        }
+        rows.add(new Row(TestData.ck(c), LivenessInfo.EMPTY, DeletionTime.LIVE, cells));
+      }
+      parts.add(new TestData.Partition(key, DeletionTime.LIVE, List.of(), rows));
+    }
+    TestData.write(fs, dir, 9, parts, SSTableOptions.builder().build());
+    SSTableReader reader = SSTableReader.open(fs, dir, 9, ChunkCache.create(1 << 20));
+    try {
+      for (TestData.Partition p : parts) {
+        List<Row> seen = new ArrayList<>();
+        PartitionData d = reader.partition(p.key());
+        assertThat(
+                d.visit(
+                    Slice.ROWS,
+                    new RowVisitor() {
+                      @Override
+                      public boolean simple(SimpleRow row) {
+                        seen.add(rebuild(row));
+                        return true;
+                      }
+
+                      @Override
+                      public boolean rowTombstone(SimpleRow row, long m, long ldt) {
+                        throw new AssertionError("no row tombstones were written");
+                      }
+
+                      @Override
+                      public boolean other(Row row) {
+                        throw new AssertionError("every row is simple");
+                      }
+                    }))
+            .isTrue();
+        assertThat(seen).isEqualTo(p.rows());
+      }
+    } finally {
+      reader.release();
+    }
   }
 
   /** The row a simple row stands for, as the decoder builds it. */
