@@ -1,6 +1,8 @@
 package dev.talus.memtable;
 
 import dev.talus.data.Row;
+import dev.talus.data.RowVisitor;
+import dev.talus.data.SimpleRow;
 import dev.talus.data.Slice;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -75,6 +77,45 @@ final class ChunkRows implements Iterator<Row> {
       return;
     }
     next = chunk.row(i);
+  }
+
+  /**
+   * Hands the rows this iterator has not returned yet to {@code visitor} ({@link
+   * dev.talus.data.PartitionData#visit}): simple rows and bare row deletions read in place, others
+   * decoded; stops when the slice ends or the visitor says so. Ascending only.
+   */
+  void visit(RowVisitor visitor) {
+    if (reversed) {
+      throw new IllegalStateException("a visit is ascending");
+    }
+    SimpleRow simple = new SimpleRow();
+    long[] deletion = new long[2];
+    while (!done) {
+      if (index >= chunk.size()) {
+        if (++at >= chunks.length) {
+          done = true;
+          return;
+        }
+        chunk = RowChunks.get(chunks, at);
+        index = 0;
+        continue;
+      }
+      int i = index++;
+      if (chunk.compare(i, slice.end()) >= 0) {
+        done = true;
+        return;
+      }
+      int kind = chunk.visit(i, simple, deletion);
+      boolean more =
+          switch (kind) {
+            case RowCodec.SIMPLE -> visitor.simple(simple);
+            case RowCodec.TOMBSTONE -> visitor.rowTombstone(simple, deletion[0], deletion[1]);
+            default -> visitor.other(chunk.row(i));
+          };
+      if (!more) {
+        return;
+      }
+    }
   }
 
   /** The first index whose clustering lies after {@code bound}. */

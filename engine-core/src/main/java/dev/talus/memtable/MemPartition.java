@@ -5,6 +5,7 @@ import dev.talus.data.PartitionData;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.RangeTombstone;
 import dev.talus.data.Row;
+import dev.talus.data.RowVisitor;
 import dev.talus.data.Slice;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -206,6 +207,26 @@ public final class MemPartition implements PartitionData {
   @Override
   public Iterator<Row> rows(Slice slice, boolean reversed) {
     return new ChunkRows(chunks, slice, reversed);
+  }
+
+  /**
+   * Streams the rows of {@code slice} to {@code visitor} from the chunks' bytes: simple rows and
+   * bare row deletions without building {@link Row}s ({@link ChunkRows#visit}); refused (false)
+   * when the partition is deleted or a range tombstone meets the slice, as an SSTable partition
+   * refuses.
+   */
+  @Override
+  public boolean visit(Slice slice, RowVisitor visitor) {
+    if (!partitionDeletion.isLive()) {
+      return false;
+    }
+    for (RangeTombstone t : rangeTombstones) {
+      if (slice.intersects(t.start(), t.end())) {
+        return false;
+      }
+    }
+    new ChunkRows(chunks, slice, false).visit(visitor);
+    return true;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.talus.memtable;
 
 import dev.talus.data.Row;
+import dev.talus.data.SimpleRow;
 import java.util.Arrays;
 
 /**
@@ -159,6 +160,18 @@ final class RowChunk {
     byte[] clustering = clustering(i);
     int bodyStart = starts[i] + RowCodec.varIntSize(clustering.length) + clustering.length;
     return RowCodec.decode(clustering, data, bodyStart);
+  }
+
+  /**
+   * Row {@code i} read in place ({@link RowCodec#visit}): {@link RowCodec#SIMPLE} with {@code into}
+   * started on this chunk's bytes, {@link RowCodec#TOMBSTONE} with its times in {@code deletion},
+   * or {@link RowCodec#OTHER} for {@link #row} to decode.
+   */
+  int visit(int i, SimpleRow into, long[] deletion) {
+    long at = clusteringAt(data, starts[i]);
+    int from = (int) (at >>> 32);
+    into.start(data, from, (int) at);
+    return RowCodec.visit(data, from + (int) at, into, deletion);
   }
 
   /** This chunk with the row at index {@code i} replaced by {@code body}. */

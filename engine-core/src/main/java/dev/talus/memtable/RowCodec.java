@@ -5,6 +5,7 @@ import dev.talus.data.ComplexDeletion;
 import dev.talus.data.DeletionTime;
 import dev.talus.data.LivenessInfo;
 import dev.talus.data.Row;
+import dev.talus.data.SimpleRow;
 import java.util.Arrays;
 
 /**
@@ -25,7 +26,9 @@ import java.util.Arrays;
  *          [long local deletion time], varint value length, value, [varint path length, path]
  * </pre>
  *
- * Stateless and thread-safe.
+ * A simple row can be read where it lies ({@link #visit}), as SSTable rows can.
+ *
+ * <p>Stateless and thread-safe.
  */
 final class RowCodec {
   private static final int MARKER = 1;
@@ -178,6 +181,58 @@ final class RowCodec {
       cells[i] = new Cell(column, path, ts, ttl, ldt, value, (flags & C_COUNTER) != 0);
     }
     return new Row(clustering, l, del, cds, cells);
+  }
+
+  /** What {@link #visit} found: a simple row, a bare row deletion, or a row to decode. */
+  static final int SIMPLE = 0;
+
+  static final int TOMBSTONE = 1;
+  static final int OTHER = 2;
+
+  /**
+   * Reads the row {@link #encode} encoded into {@code buf} from {@code offset} on without building
+   * it, when it is simple — at most a marker without TTL, no deletion, only live cells without TTL,
+   * path or counter — into {@code into} (whose {@link SimpleRow#start} the caller made, on {@code
+   * buf}), or when it is a bare row deletion, whose two times go into {@code deletion}. Anything
+   * else is {@link #OTHER}: the caller decodes it. {@code into} may hold a partial row then.
+   */
+  static int visit(byte[] buf, int offset, SimpleRow into, long[] deletion) {
+    Reader in = new Reader(buf);
+    in.p = offset;
+    int head = buf[in.p++] & 0xFF;
+    int n = head >>> COUNT_SHIFT;
+    if (n == COUNT_ESCAPE) {
+      n = in.varInt();
+    }
+    if ((head & (MARKER_EXTRA | COMPLEX)) != 0) {
+      return OTHER;
+    }
+    if ((head & DELETION) != 0) {
+      if (n != 0 || (head & MARKER) != 0) {
+        return OTHER;
+      }
+      deletion[0] = in.longValue();
+      deletion[1] = in.longValue();
+      return TOMBSTONE;
+    }
+    long rowTs = Long.MIN_VALUE;
+    if ((head & MARKER) != 0) {
+      rowTs = in.longValue();
+      into.marker(rowTs);
+    }
+    into.reserve(n);
+    for (int i = 0; i < n; i++) {
+      int column = in.varInt();
+      int flags = buf[in.p++];
+      if ((flags & ~C_SAME_TS) != 0) {
+        return OTHER; // a path, a counter, a TTL or a deletion time
+      }
+      long ts = (flags & C_SAME_TS) != 0 ? rowTs : in.longValue();
+      int len = in.varInt();
+      into.cell(column, ts, len == 0 ? -1 : in.p, len);
+      in.p += len;
+    }
+    return SIMPLE;
   }
 
   static int varIntSize(long v) {
