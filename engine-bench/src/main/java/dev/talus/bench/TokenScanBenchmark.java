@@ -33,7 +33,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(1)
-@Warmup(iterations = 2, time = 3)
+@Warmup(iterations = 5, time = 4)
 @Measurement(iterations = 5, time = 3)
 public class TokenScanBenchmark {
   private static final int RECORDS = 100_000;
