@@ -101,11 +101,11 @@ final class ChunkRows implements Iterator<Row> {
         continue;
       }
       int i = index++;
-      if (chunk.compare(i, slice.end()) >= 0) {
+      int kind = chunk.visit(i, slice.end(), simple, deletion);
+      if (kind == RowChunk.PAST_END) {
         done = true;
         return;
       }
-      int kind = chunk.visit(i, simple, deletion);
       boolean more =
           switch (kind) {
             case RowCodec.SIMPLE -> visitor.simple(simple);

@@ -162,16 +162,24 @@ final class RowChunk {
     return RowCodec.decode(clustering, data, bodyStart);
   }
 
+  /** What {@link #visit} returns for a row at or after the slice's end. */
+  static final int PAST_END = -1;
+
   /**
    * Row {@code i} read in place ({@link RowCodec#visit}): {@link RowCodec#SIMPLE} with {@code into}
    * started on this chunk's bytes, {@link RowCodec#TOMBSTONE} with its times in {@code deletion},
-   * or {@link RowCodec#OTHER} for {@link #row} to decode.
+   * {@link RowCodec#OTHER} for {@link #row} to decode, or {@link #PAST_END} if its clustering is
+   * not before {@code end} (the row is not read).
    */
-  int visit(int i, SimpleRow into, long[] deletion) {
+  int visit(int i, byte[] end, SimpleRow into, long[] deletion) {
     long at = clusteringAt(data, starts[i]);
     int from = (int) (at >>> 32);
-    into.start(data, from, (int) at);
-    return RowCodec.visit(data, from + (int) at, into, deletion);
+    int len = (int) at;
+    if (Arrays.compareUnsigned(data, from, from + len, end, 0, end.length) >= 0) {
+      return PAST_END;
+    }
+    into.start(data, from, len);
+    return RowCodec.visit(data, from + len, into, deletion);
   }
 
   /** This chunk with the row at index {@code i} replaced by {@code body}. */

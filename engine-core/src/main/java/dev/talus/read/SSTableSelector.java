@@ -32,7 +32,7 @@ final class SSTableSelector {
       TableView v = tracker.current();
       List<SSTableReader> refs = referenced(v, key, slice);
       if (refs != null) {
-        return select(v, refs, metrics, key, refs);
+        return select(v, refs, metrics, key);
       }
       // a compaction replaced a file meanwhile; take the new view
     }
@@ -48,7 +48,7 @@ final class SSTableSelector {
       if (key.compareTo(r.firstKey()) < 0 || key.compareTo(r.lastKey()) > 0) {
         continue;
       }
-      if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
+      if (outsideClusteringRange(r, slice)) {
         continue;
       }
       if (!r.tryRef()) {
@@ -69,19 +69,73 @@ final class SSTableSelector {
    */
   static ReadSnapshot held(
       TableView v, TableMetrics metrics, PartitionKey key, Slice slice, PartitionData[] held) {
-    List<PartitionData> sources = memtableSources(v, key);
-    Map<PartitionData, Long> generations = new IdentityHashMap<>();
-    SSTableReader first = null;
+    Sources sources = new Sources(v, key, metrics);
     for (int i = 0; i < held.length; i++) {
-      PartitionData d = held[i];
-      if (d == null) {
-        continue;
-      }
       SSTableReader r = v.sstables().get(i);
-      if (slice != Slice.ALL && slice != Slice.ROWS && outsideClusteringRange(r, slice)) {
-        continue;
+      if (held[i] != null && !outsideClusteringRange(r, slice)) {
+        sources.add(r, held[i]);
       }
-      sources.add(d);
+    }
+    return sources.snapshot(List.of());
+  }
+
+  /**
+   * The sources among the referenced {@code refs} that hold {@code key}; they release {@code refs}.
+   */
+  private static ReadSnapshot select(
+      TableView v, List<SSTableReader> refs, TableMetrics metrics, PartitionKey key) {
+    Sources sources = new Sources(v, key, metrics);
+    try {
+      for (SSTableReader r : refs) {
+        metrics.bloomLookup();
+        if (r.mayContain(key)) {
+          PartitionData d = r.partition(key);
+          if (d != null) {
+            sources.add(r, d);
+          } else {
+            metrics.bloomFalsePositive();
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      refs.forEach(SSTableReader::release);
+      throw e;
+    }
+    return sources.snapshot(refs);
+  }
+
+  /** Whether {@code r} can be left out of a read of {@code slice} (see {@link #snapshot}). */
+  private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {
+    return slice != Slice.ALL && slice != Slice.ROWS && r.clusteringsOutside(slice);
+  }
+
+  /**
+   * One read's sources as they are chosen: the memtables' partitions of the key (newest first),
+   * then the SSTables' with the generation each came from; a read that merges a second SSTable
+   * charges the first a seek (what seek-triggered compaction counts).
+   */
+  private static final class Sources {
+    private final List<PartitionData> list = new ArrayList<>();
+    private final Map<PartitionData, Long> generations = new IdentityHashMap<>();
+    private final TableMetrics metrics;
+    private SSTableReader first;
+
+    Sources(TableView v, PartitionKey key, TableMetrics metrics) {
+      this.metrics = metrics;
+      MemPartition p = v.active().get(key);
+      if (p != null) {
+        list.add(p);
+      }
+      for (int i = v.flushing().size() - 1; i >= 0; i--) {
+        MemPartition f = v.flushing().get(i).get(key);
+        if (f != null) {
+          list.add(f);
+        }
+      }
+    }
+
+    void add(SSTableReader r, PartitionData d) {
+      list.add(d);
       generations.put(d, r.generation());
       if (first == null) {
         first = r;
@@ -89,60 +143,9 @@ final class SSTableSelector {
         metrics.chargeSeek(first); // the read merges more than one SSTable
       }
     }
-    return new ReadSnapshot(sources, List.of(), generations);
-  }
 
-  /** The memtables' partitions of {@code key}, newest first. */
-  private static List<PartitionData> memtableSources(TableView v, PartitionKey key) {
-    List<PartitionData> sources = new ArrayList<>();
-    MemPartition p = v.active().get(key);
-    if (p != null) {
-      sources.add(p);
+    ReadSnapshot snapshot(List<SSTableReader> owned) {
+      return new ReadSnapshot(list, owned, generations);
     }
-    for (int i = v.flushing().size() - 1; i >= 0; i--) {
-      MemPartition f = v.flushing().get(i).get(key);
-      if (f != null) {
-        sources.add(f);
-      }
-    }
-    return sources;
-  }
-
-  private static ReadSnapshot select(
-      TableView v,
-      List<SSTableReader> refs,
-      TableMetrics metrics,
-      PartitionKey key,
-      List<SSTableReader> owned) {
-    List<PartitionData> sources = memtableSources(v, key);
-    Map<PartitionData, Long> generations = new IdentityHashMap<>();
-    SSTableReader first = null;
-    try {
-      for (SSTableReader r : refs) {
-        metrics.bloomLookup();
-        if (r.mayContain(key)) {
-          PartitionData d = r.partition(key);
-          if (d != null) {
-            sources.add(d);
-            generations.put(d, r.generation());
-            if (first == null) {
-              first = r;
-            } else if (generations.size() == 2) {
-              metrics.chargeSeek(first); // the read merges more than one SSTable
-            }
-          } else {
-            metrics.bloomFalsePositive();
-          }
-        }
-      }
-    } catch (RuntimeException e) {
-      owned.forEach(SSTableReader::release);
-      throw e;
-    }
-    return new ReadSnapshot(sources, owned, generations);
-  }
-
-  private static boolean outsideClusteringRange(SSTableReader r, Slice slice) {
-    return r.clusteringsOutside(slice);
   }
 }
