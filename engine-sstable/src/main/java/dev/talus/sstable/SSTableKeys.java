@@ -74,7 +74,7 @@ public final class SSTableKeys implements Iterator<PartitionKey> {
    * gives; valid while the reader stays referenced.
    *
    * @throws IllegalStateException before the first {@link #next()}
-   * @throws CorruptFileException if the Data file disagrees with the index
+   * @throws dev.talus.io.CorruptFileException if the Data file disagrees with the index
    */
   public PartitionData partition() {
     if (current == null) {
