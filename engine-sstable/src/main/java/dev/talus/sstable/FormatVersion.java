@@ -12,8 +12,12 @@ package dev.talus.sstable;
  *   <li><b>3</b>: the TOC may carry the manifest's witness lines, written after the manifest edit
  *       that made the SSTable live ({@link ManifestWitness}); the binary components are those of
  *       version 2. A version 2 file reads unchanged (and witnesses nothing).
- *   <li><b>4</b> (written): Filter.db carries a second Bloom filter, over rows ({@link Filters});
- *       it may be empty (k = m = 0). A version 3 file reads unchanged, with no row filter.
+ *   <li><b>4</b>: Filter.db carries a second Bloom filter, over rows ({@link Filters}); it may be
+ *       empty (k = m = 0). A version 3 file reads unchanged, with no row filter.
+ *   <li><b>5</b> (written): an Index.db entry with a row index also carries its partition's header
+ *       flags, delta bases and deletion, so a point read goes from the entry straight to the
+ *       row-index block it needs without reading the partition's first chunk. A version 4 file
+ *       reads unchanged, reading the header from Data.
  * </ul>
  *
  * A file of a version newer than {@link #CURRENT} is refused at open with a message naming it.
@@ -21,7 +25,10 @@ package dev.talus.sstable;
  */
 public final class FormatVersion {
   /** The version this build writes. */
-  public static final int CURRENT = 4;
+  public static final int CURRENT = 5;
+
+  /** The first version whose index entries carry their partition's header (see above). */
+  static final int HEADER_IN_INDEX = 5;
 
   /** The oldest version this build still reads. */
   public static final int OLDEST = 1;

@@ -60,7 +60,7 @@ final class IndexSamples {
       }
       IndexEntry e;
       try {
-        e = IndexEntry.read(in);
+        e = IndexEntry.read(in, version);
       } catch (CorruptFileException ex) {
         throw ex;
       } catch (EOFException ex) {

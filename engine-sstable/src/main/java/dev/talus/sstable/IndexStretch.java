@@ -14,19 +14,24 @@ import java.util.Arrays;
  */
 final class IndexStretch {
   private final byte[] bytes;
+  private final int version;
   private final long[] tokens;
 
   /** Start of each entry in {@link #bytes}, plus the end. */
   private final int[] offsets;
 
-  private IndexStretch(byte[] bytes, long[] tokens, int[] offsets) {
+  private IndexStretch(byte[] bytes, int version, long[] tokens, int[] offsets) {
     this.bytes = bytes;
+    this.version = version;
     this.tokens = tokens;
     this.offsets = offsets;
   }
 
-  /** Parses every entry of {@code bytes}; throws IOException if they do not decode. */
-  static IndexStretch parse(byte[] bytes) throws IOException {
+  /**
+   * Parses every entry of {@code bytes}, written in format {@code version}; throws IOException if
+   * they do not decode.
+   */
+  static IndexStretch parse(byte[] bytes, int version) throws IOException {
     ArrayInput in = new ArrayInput(bytes, 0, bytes.length);
     long[] tokens = new long[SSTableReader.SAMPLE_INTERVAL];
     int[] offsets = new int[SSTableReader.SAMPLE_INTERVAL + 1];
@@ -37,11 +42,12 @@ final class IndexStretch {
         offsets = Arrays.copyOf(offsets, n * 2 + 1);
       }
       offsets[n] = in.position();
-      tokens[n] = IndexEntry.read(in).token();
+      tokens[n] = IndexEntry.read(in, version).token();
       n++;
     }
     offsets[n] = bytes.length;
-    return new IndexStretch(bytes, Arrays.copyOf(tokens, n), Arrays.copyOf(offsets, n + 1));
+    return new IndexStretch(
+        bytes, version, Arrays.copyOf(tokens, n), Arrays.copyOf(offsets, n + 1));
   }
 
   int size() {
@@ -55,23 +61,28 @@ final class IndexStretch {
 
   /** Entry {@code i}, decoded. */
   IndexEntry entry(int i) throws IOException {
-    return IndexEntry.read(new ArrayInput(bytes, offsets[i], offsets[i + 1]));
+    return IndexEntry.read(new ArrayInput(bytes, offsets[i], offsets[i + 1]), version);
   }
 
   /**
-   * Where entry {@code i}'s partition starts in the Data stream, and where to start reading its
-   * rows for a slice starting at {@code bound}: the offset (from the partition's start) of the
-   * first row-index block whose last clustering is after {@code bound}, {@link Located#FROM_HEADER}
-   * for a partition without a row index, or {@link Located#NONE} if every block ends at or before
-   * {@code bound}. Decoded in place: nothing of the row index is materialised.
+   * Where entry {@code i}'s partition (whose key {@link #find} matched to {@code key}) starts in
+   * the Data stream, and where to start reading its rows for a slice starting at {@code bound}: the
+   * offset (from the partition's start) of the first row-index block whose last clustering is after
+   * {@code bound}, {@link Located#FROM_HEADER} for a partition without a row index, or {@link
+   * Located#NONE} if every block ends at or before {@code bound}; with the partition's header if
+   * the entry carries it. Decoded in place: nothing of the row index is materialised.
    */
-  Located locate(int i, byte[] bound) throws IOException {
+  Located locate(int i, byte[] key, byte[] bound) throws IOException {
     ArrayInput in = new ArrayInput(bytes, offsets[i] + 8, offsets[i + 1]);
     in.skipBytes(VarInts.readLength(in, PartitionSerializer.MAX_KEY));
     long position = VarInts.readUnsigned(in);
     int n = VarInts.readLength(in, PartitionSerializer.MAX_COUNT);
     if (n == 0) {
-      return new Located(position, Located.FROM_HEADER);
+      return new Located(position, Located.FROM_HEADER, null);
+    }
+    PartitionSerializer.Header header = null;
+    if (version >= FormatVersion.HEADER_IN_INDEX) {
+      header = PartitionSerializer.readHeaderSummary(in, key, version);
     }
     for (int b = 0; b < n; b++) {
       in.skipBytes(VarInts.readLength(in, PartitionSerializer.MAX_CLUSTERING)); // first
@@ -84,17 +95,18 @@ final class IndexStretch {
       long offset = VarInts.readUnsigned(in);
       VarInts.readUnsigned(in); // width
       if (Arrays.compareUnsigned(bytes, from, from + len, bound, 0, bound.length) > 0) {
-        return new Located(position, offset);
+        return new Located(position, offset, header);
       }
     }
-    return new Located(position, Located.NONE);
+    return new Located(position, Located.NONE, header);
   }
 
   /**
-   * An entry's partition position and where its rows that may lie after a bound start (see {@link
-   * #locate}).
+   * An entry's partition position, where its rows that may lie after a bound start (see {@link
+   * #locate}), and the partition's header without range tombstones if the entry carries it (null:
+   * read the header from Data).
    */
-  record Located(long position, long rowsOffset) {
+  record Located(long position, long rowsOffset, PartitionSerializer.Header header) {
     /** No row-index block reaches past the bound: no row of the partition is after it. */
     static final long NONE = -1;
 

@@ -55,13 +55,19 @@ final class PartitionSerializer {
    * Filter component).
    */
   static final int[] ROW_FLAGS = {
-    0, 0x3E, 0x3E | R_COMPLEX_DELETIONS, 0x3E | R_COMPLEX_DELETIONS, 0x3E | R_COMPLEX_DELETIONS,
+    0,
+    0x3E,
+    0x3E | R_COMPLEX_DELETIONS,
+    0x3E | R_COMPLEX_DELETIONS,
+    0x3E | R_COMPLEX_DELETIONS,
+    0x3E | R_COMPLEX_DELETIONS,
   };
 
   /** The cell flags known in each format version (index = version). */
   static final int[] CELL_FLAGS = {
     0,
     C_TTL | C_LDT | C_VALUE,
+    C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
     C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
     C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
     C_TTL | C_LDT | C_VALUE | C_PATH | C_COUNTER,
@@ -125,6 +131,43 @@ final class PartitionSerializer {
       rts = List.copyOf(l);
     }
     return new Header(key, pd, rts, baseTs, baseLdt, version);
+  }
+
+  /**
+   * Writes what a read needs of {@code h} before it can decode a row in the middle of the partition
+   * (format {@value FormatVersion#HEADER_IN_INDEX}, in an index entry with a row index): the flags,
+   * the bases and the partition deletion. Range tombstones stay in Data only; their flag tells the
+   * reader to read the header there.
+   */
+  static void writeHeaderSummary(DataOutput out, Header h) throws IOException {
+    boolean deleted = !h.partitionDeletion().equals(DeletionTime.LIVE);
+    out.writeByte(
+        (deleted ? P_DELETED : 0) | (h.rangeTombstones().isEmpty() ? 0 : P_RANGE_TOMBSTONES));
+    VarInts.writeSigned(out, h.baseTimestamp());
+    VarInts.writeSigned(out, h.baseLocalDeletionTime());
+    if (deleted) {
+      writeDeletion(out, h.partitionDeletion(), h);
+    }
+  }
+
+  /**
+   * Reads what {@link #writeHeaderSummary} wrote: the header of partition {@code key} without its
+   * range tombstones, or null if it has some (the reader reads the header from Data then).
+   */
+  static Header readHeaderSummary(DataInput in, byte[] key, int version) throws IOException {
+    int flags = in.readUnsignedByte();
+    if ((flags & ~(P_DELETED | P_RANGE_TOMBSTONES)) != 0) {
+      throw new IOException("unknown partition flags " + flags + " in an index entry");
+    }
+    long baseTs = VarInts.readSigned(in);
+    long baseLdt = VarInts.readSigned(in);
+    DeletionTime pd = DeletionTime.LIVE;
+    if ((flags & P_DELETED) != 0) {
+      pd = new DeletionTime(VarInts.readSigned(in) + baseTs, VarInts.readSigned(in) + baseLdt);
+    }
+    return (flags & P_RANGE_TOMBSTONES) != 0
+        ? null
+        : new Header(key, pd, List.of(), baseTs, baseLdt, version);
   }
 
   static void writeRow(DataOutput out, Row r, Header h) throws IOException {

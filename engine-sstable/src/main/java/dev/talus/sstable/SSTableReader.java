@@ -338,7 +338,7 @@ public final class SSTableReader {
   private IndexStretch loadStretch(int i) throws IOException {
     byte[] bytes = readStretchBytes(i);
     try {
-      return IndexStretch.parse(bytes);
+      return IndexStretch.parse(bytes, version);
     } catch (IOException e) {
       throw new CorruptFileException(
           desc.path(Component.INDEX), samplePositions[i], "undecodable index block", e);
@@ -375,7 +375,7 @@ public final class SSTableReader {
     List<IndexEntry> out = new ArrayList<>(SAMPLE_INTERVAL);
     try {
       while (in.remaining() > 0) {
-        out.add(IndexEntry.read(in));
+        out.add(IndexEntry.read(in, version));
       }
     } catch (IOException e) {
       throw new CorruptFileException(path, from, "undecodable index block", e);
@@ -406,11 +406,13 @@ public final class SSTableReader {
 
   /**
    * Reads every component and checks every checksum: footers, every Data chunk, every partition
-   * decoded. Throws {@link CorruptFileException} naming the first damaged file and offset.
+   * decoded, every partition header an index entry carries against Data's. Throws {@link
+   * CorruptFileException} naming the first damaged file and offset.
    */
   public void verify() throws IOException {
     checkLive();
     ComponentFiles.verifyAll(fs, desc, compression, stats.partitionCount());
+    FirstRows.checkIndexHeaders(this);
     try (SSTableScanner s = scanner()) {
       while (s.hasNext()) {
         PartitionData p = s.next();

@@ -45,6 +45,10 @@ public final class SSTableWriter implements AutoCloseable {
   private final StorageFs fs;
   private final SSTableDescriptor desc;
   private final SSTableOptions options;
+
+  /** The format version written: {@link FormatVersion#CURRENT} but in compatibility tests. */
+  private final int version;
+
   private final ComponentOutput dataFile;
   private final DataChunkWriter data;
   private final DataOutputStream dataOut;
@@ -63,11 +67,14 @@ public final class SSTableWriter implements AutoCloseable {
       SSTableDescriptor desc,
       long expectedKeys,
       long expectedRows,
-      SSTableOptions options)
+      SSTableOptions options,
+      int version)
       throws IOException {
     this.fs = fs;
     this.desc = desc;
     this.options = options;
+    this.version = version;
+    stats.formatVersion = version;
     try {
       this.dataFile = createComponent(Component.DATA);
       this.data =
@@ -114,8 +121,36 @@ public final class SSTableWriter implements AutoCloseable {
       SSTableOptions options)
       throws IOException {
     return new SSTableWriter(
-        fs, new SSTableDescriptor(dir, generation), expectedKeys, expectedRows, options);
+        fs,
+        new SSTableDescriptor(dir, generation),
+        expectedKeys,
+        expectedRows,
+        options,
+        FormatVersion.CURRENT);
   }
+
+  /**
+   * A writer of format {@code version} instead of the current one, for compatibility tests: only
+   * {@value #OLDEST_WRITABLE} and later, the versions whose files differ from the current one only
+   * in what this writer still knows how to leave out.
+   */
+  static SSTableWriter create(
+      StorageFs fs,
+      Path dir,
+      long generation,
+      long expectedKeys,
+      SSTableOptions options,
+      int version)
+      throws IOException {
+    if (version < OLDEST_WRITABLE || version > FormatVersion.CURRENT) {
+      throw new IllegalArgumentException("cannot write format " + version);
+    }
+    return new SSTableWriter(
+        fs, new SSTableDescriptor(dir, generation), expectedKeys, expectedKeys, options, version);
+  }
+
+  /** The oldest format {@link #create(StorageFs, Path, long, long, SSTableOptions, int)} writes. */
+  static final int OLDEST_WRITABLE = 4;
 
   public SSTableDescriptor descriptor() {
     return desc;
@@ -138,7 +173,7 @@ public final class SSTableWriter implements AutoCloseable {
     ComponentOutput out = new ComponentOutput(f);
     open.put(c, out);
     DataOutputStream h = new DataOutputStream(out);
-    FileFormat.writeHeader(h, c.headerName(), FormatVersion.CURRENT, desc.generation());
+    FileFormat.writeHeader(h, c.headerName(), version, desc.generation());
     h.flush();
     return out;
   }
@@ -175,12 +210,7 @@ public final class SSTableWriter implements AutoCloseable {
     long[] base = PartitionSerializer.chooseBase(partitionDeletion, rangeTombstones, first);
     PartitionSerializer.Header h =
         new PartitionSerializer.Header(
-            key.bytes(),
-            partitionDeletion,
-            rangeTombstones,
-            base[0],
-            base[1],
-            FormatVersion.CURRENT);
+            key.bytes(), partitionDeletion, rangeTombstones, base[0], base[1], version);
     long start = data.position();
     PartitionSerializer.writeHeader(dataOut, h);
     if (attached != null) {
@@ -230,7 +260,7 @@ public final class SSTableWriter implements AutoCloseable {
     if (blocks.size() < 2) {
       blocks = List.of();
     }
-    writeIndexEntry(key, start, blocks);
+    writeIndexEntry(key, start, blocks, h);
     filter.addPartition(key, !partitionDeletion.isLive() || !rangeTombstones.isEmpty());
     long size = data.position() - start;
     stats.partitionDone(size, cells);
@@ -256,12 +286,16 @@ public final class SSTableWriter implements AutoCloseable {
     return Math.max(configured / BLOCK_GROWTH, Math.min(configured, written / BLOCK_GROWTH));
   }
 
-  private void writeIndexEntry(PartitionKey key, long position, List<RowIndexBlock> blocks)
+  private void writeIndexEntry(
+      PartitionKey key, long position, List<RowIndexBlock> blocks, PartitionSerializer.Header h)
       throws IOException {
     indexOut.writeLong(key.token());
     PartitionSerializer.writeBytes(indexOut, key.bytes());
     VarInts.writeUnsigned(indexOut, position);
     VarInts.writeUnsigned(indexOut, blocks.size());
+    if (!blocks.isEmpty() && h.version() >= FormatVersion.HEADER_IN_INDEX) {
+      PartitionSerializer.writeHeaderSummary(indexOut, h);
+    }
     for (RowIndexBlock b : blocks) {
       PartitionSerializer.writeBytes(indexOut, b.first());
       PartitionSerializer.writeBytes(indexOut, b.last());
@@ -333,7 +367,7 @@ public final class SSTableWriter implements AutoCloseable {
     WritableFile f = fs.create(tmp);
     created.add(tmp);
     try (f) {
-      f.write(ByteBuffer.wrap(Toc.render(desc.generation())));
+      f.write(ByteBuffer.wrap(Toc.render(version, desc.generation())));
       f.sync();
     }
   }

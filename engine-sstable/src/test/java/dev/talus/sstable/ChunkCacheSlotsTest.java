@@ -70,7 +70,7 @@ class ChunkCacheSlotsTest {
     ChunkCache.IndexLoader index =
         i -> {
           stretchLoads.incrementAndGet();
-          return IndexStretch.parse(new byte[0]);
+          return IndexStretch.parse(new byte[0], FormatVersion.CURRENT);
         };
     IndexStretch st = cache.getIndex(s, 0, index);
     assertThat(cache.getIndex(s, 0, index)).isSameAs(st);

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Format versions: what this build writes is version 4; a version 3 SSTable (a Filter component
+ * Format versions: what this build writes is version 5; a version 4 SSTable of a one-block
+ * partition (its index entry then carries nothing new) and a version 3 SSTable (a Filter component
  * without the row filter), a version 2 SSTable (also a TOC without the manifest's witness lines)
  * and a version 1 SSTable (scalar data only) still read; a version newer than this build knows is
  * refused at open with a message naming it, and version 2 fields inside a version 1 file are
@@ -83,8 +84,23 @@ class FormatVersionTest {
     writeScalar();
     SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
     try {
-      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(4);
-      assertThat(r.stats().creationInfo()).startsWith("format=4 ");
+      assertThat(r.formatVersion()).isEqualTo(FormatVersion.CURRENT).isEqualTo(5);
+      assertThat(r.stats().creationInfo()).startsWith("format=5 ");
+    } finally {
+      r.release();
+    }
+  }
+
+  @Test
+  void aVersionFourSSTableStillReads() throws Exception {
+    writeScalar();
+    setVersion(4); // one block: its index entry carries no header in either version
+    SSTableReader r = SSTableReader.open(fs, dir, 1, ChunkCache.disabled());
+    try {
+      assertThat(r.formatVersion()).isEqualTo(4);
+      r.verify();
+      Slice one = new Slice(TestData.bound(1, false), TestData.bound(1, true));
+      assertThat(r.firstRow(KEY, one).row()).isNotNull();
     } finally {
       r.release();
     }
@@ -141,19 +157,19 @@ class FormatVersionTest {
   @Test
   void aNewerVersionIsRefusedAtOpenNamingIt() throws Exception {
     writeScalar();
-    setVersion(5);
+    setVersion(6);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 5 is newer than this build reads (versions 1 to 4)");
+        .hasMessageContaining("format version 6 is newer than this build reads (versions 1 to 5)");
   }
 
   @Test
   void aComponentOfAnotherVersionThanItsTocIsRefused() throws Exception {
     writeScalar();
-    setHeaderVersion(Component.STATS, 5);
+    setHeaderVersion(Component.STATS, 6);
     assertThatThrownBy(() -> SSTableReader.open(fs, dir, 1, ChunkCache.disabled()))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("format version 5 is newer");
+        .hasMessageContaining("format version 6 is newer");
   }
 
   @Test

@@ -46,7 +46,7 @@ class IndexLookupTest {
     for (int i = 0; i < tokens.length; i++) {
       all.write(entry(tokens[i], keys[i], 100L * i));
     }
-    return IndexStretch.parse(all.toByteArray());
+    return IndexStretch.parse(all.toByteArray(), FormatVersion.CURRENT);
   }
 
   @Test

@@ -174,7 +174,14 @@ final class TestData {
   static SSTableDescriptor write(
       StorageFs fs, Path dir, long gen, List<Partition> parts, SSTableOptions opts)
       throws IOException {
-    try (SSTableWriter w = SSTableWriter.create(fs, dir, gen, parts.size(), opts)) {
+    return write(fs, dir, gen, parts, opts, FormatVersion.CURRENT);
+  }
+
+  /** As {@link #write(StorageFs, Path, long, List, SSTableOptions)}, in format {@code version}. */
+  static SSTableDescriptor write(
+      StorageFs fs, Path dir, long gen, List<Partition> parts, SSTableOptions opts, int version)
+      throws IOException {
+    try (SSTableWriter w = SSTableWriter.create(fs, dir, gen, parts.size(), opts, version)) {
       for (Partition p : parts) {
         w.append(p.key(), p.deletion(), p.rangeTombstones(), p.rows().iterator());
       }
