@@ -268,16 +268,38 @@ class PreparedInsertTest {
         .isEqualTo(5);
   }
 
+  /** An insert into row (1, "k", ?, "d") of {@code column}, both markers: c, then the value. */
+  private static PreparedInsert insertOfC(Table t, String column) {
+    return t.insert()
+        .value("p", 1)
+        .value("q", "k")
+        .value("c", Select.marker())
+        .value("d", "d")
+        .value(column, Select.marker())
+        .prepare();
+  }
+
+  @Test
+  void aBlobIsCopiedWhenBoundSoChangingTheCallersArrayChangesNothing() {
+    PreparedInsert ins = insertOfC(b, "b");
+    byte[] mine = {1, 2, 3};
+    ins.execute(7L, mine);
+    mine[0] = 9;
+    byte[] stored =
+        b.select()
+            .eq("p", 1)
+            .eq("q", "k")
+            .eq("c", 7L)
+            .eq("d", "d")
+            .one()
+            .orElseThrow()
+            .getBytes("b");
+    assertThat(stored).containsExactly(1, 2, 3);
+  }
+
   @Test
   void aChangedDefaultTtlAndARenamedColumnAreTakenIntoAccount() {
-    PreparedInsert ins =
-        b.insert()
-            .value("p", 1)
-            .value("q", "k")
-            .value("c", Select.marker())
-            .value("d", "d")
-            .value("v", Select.marker())
-            .prepare();
+    PreparedInsert ins = insertOfC(b, "v");
     ins.execute(1L, "before");
     b.alter().defaultTimeToLive(Duration.ofSeconds(60)).apply();
     ins.execute(2L, "after");

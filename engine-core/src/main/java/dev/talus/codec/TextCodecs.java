@@ -105,6 +105,11 @@ final class TextCodecs {
     }
 
     @Override
+    byte[] encode(String value) {
+      return value.getBytes(charset);
+    }
+
+    @Override
     String deserializeValue(byte[] src, int[] pos) {
       return decode(KeyBytes.readBytes(src, pos, src.length - pos[0]));
     }
@@ -183,6 +188,16 @@ final class TextCodecs {
     @Override
     void serializeValue(byte[] value, ByteArrayOutputStream out) {
       out.writeBytes(value);
+    }
+
+    @Override
+    byte[] encode(byte[] value) {
+      return value.clone();
+    }
+
+    @Override
+    public byte[] serializeOwned(Object coercedValue) {
+      return cast(coercedValue); // coerce copied it; the caller hands the copy over
     }
 
     @Override

@@ -134,8 +134,27 @@ public abstract class TypeCodec<T> {
    * @throws IllegalArgumentException if the value is not valid for this type
    */
   public final byte[] serialize(Object canonicalValue) {
+    return encode(checked(canonicalValue));
+  }
+
+  /**
+   * Like {@link #serialize}, for a value {@link #coerce} has just returned that the caller hands
+   * over: nothing else references it. A blob's encoding is then that array itself, not a copy.
+   *
+   * @param coercedValue a value returned by {@link #coerce} and not shared
+   * @return its cell encoding
+   */
+  public byte[] serializeOwned(Object coercedValue) {
+    return serialize(coercedValue);
+  }
+
+  /**
+   * The cell encoding of a checked value, as a fresh array; codecs whose encoding is one array at
+   * hand override it to skip the stream.
+   */
+  byte[] encode(T value) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    serializeValue(checked(canonicalValue), out);
+    serializeValue(value, out);
     return out.toByteArray();
   }
 

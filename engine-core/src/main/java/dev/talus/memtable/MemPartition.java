@@ -136,7 +136,7 @@ public final class MemPartition implements PartitionData {
     byte[] clustering = r.clustering();
     RowChunk[] d = chunks;
     if (d.length == 0) {
-      RowChunk first = RowChunk.of(clustering, RowCodec.encode(r));
+      RowChunk first = RowChunk.of(r);
       chunks = new RowChunk[] {first};
       rowCount = 1;
       return HeapLayout.refArray(1) + first.heapSize();

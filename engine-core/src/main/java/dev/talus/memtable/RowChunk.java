@@ -60,6 +60,11 @@ final class RowChunk {
     return new RowChunk(record, new int[] {0});
   }
 
+  /** A chunk of one row, encoded straight into its record ({@link RowCodec#encodeRecord}). */
+  static RowChunk of(Row r) {
+    return new RowChunk(RowCodec.encodeRecord(r), new int[] {0});
+  }
+
   int size() {
     return count;
   }

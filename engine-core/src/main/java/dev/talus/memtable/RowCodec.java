@@ -48,6 +48,18 @@ final class RowCodec {
 
   /** The row without its clustering, in the layout above. */
   static byte[] encode(Row r) {
+    return encode(r, null);
+  }
+
+  /**
+   * The row as a {@link RowChunk} record: its clustering's length (varint), the clustering, then
+   * what {@link #encode} writes; one array, so a partition's first row is not encoded and copied.
+   */
+  static byte[] encodeRecord(Row r) {
+    return encode(r, r.clustering());
+  }
+
+  private static byte[] encode(Row r, byte[] prefix) {
     LivenessInfo l = r.liveness();
     boolean marker =
         !l.isEmpty() || l.ttl() != 0 || l.localExpirationTime() != Cell.NO_DELETION_TIME;
@@ -75,7 +87,13 @@ final class RowCodec {
       size += varIntSize(c.value().length) + c.value().length;
       size += c.hasPath() ? varIntSize(c.path().length) + c.path().length : 0;
     }
-    Writer w = new Writer(new byte[size]);
+    int pre = prefix == null ? 0 : varIntSize(prefix.length) + prefix.length;
+    Writer w = new Writer(new byte[pre + size]);
+    if (prefix != null) {
+      w.varInt(prefix.length);
+      System.arraycopy(prefix, 0, w.b, w.p, prefix.length);
+      w.p += prefix.length;
+    }
     int head =
         (marker ? MARKER : 0)
             | (markerExtra ? MARKER_EXTRA : 0)
@@ -129,8 +147,9 @@ final class RowCodec {
         w.bytes(c.path());
       }
     }
-    if (w.p != size) {
-      throw new IllegalStateException("memtable row encoded to " + w.p + " bytes, sized " + size);
+    if (w.p != pre + size) {
+      throw new IllegalStateException(
+          "memtable row encoded to " + (w.p - pre) + " bytes, sized " + size);
     }
     return w.b;
   }

@@ -163,7 +163,7 @@ public final class InsertPlan {
         given[k] = Cell.tombstone(id, ts, now);
       } else {
         Object canonical = Columns.coerce(schema, regularColumns[k], coercers[k], v);
-        byte[] bytes = serializers[k].serialize(canonical);
+        byte[] bytes = serializers[k].serializeOwned(canonical); // nothing else holds canonical
         WritePlanner.checkValueSize(schema, regularColumns[k], bytes);
         given[k] = ttl > 0 ? Cell.expiring(id, ts, ttl, now, bytes) : Cell.live(id, ts, bytes);
       }

@@ -43,6 +43,11 @@ class MemtableTest {
       Row r = randomRow(rnd, clustering(rnd.nextInt(50)));
       Row back = RowCodec.decode(r.clustering(), RowCodec.encode(r));
       assertEquals(r, back, "seed " + seed + ", row " + i);
+      // a partition's first row, encoded straight into its chunk record, reads back the same
+      RowChunk one = RowChunk.of(r);
+      assertEquals(1, one.size(), "seed " + seed);
+      assertEquals(r, one.row(0), "seed " + seed + ", row " + i);
+      assertEquals(RowChunk.of(r.clustering(), RowCodec.encode(r)).heapSize(), one.heapSize());
       assertEquals(r.liveness(), back.liveness(), "seed " + seed);
       assertEquals(r.deletion(), back.deletion(), "seed " + seed);
     }

@@ -368,8 +368,6 @@ public final class SSTableReader {
 
   /** The entries of sample block {@code i}, checked against the CRC taken at open. */
   List<IndexEntry> readIndexBlock(int i) {
-    long from = samplePositions[i];
-    Path path = desc.path(Component.INDEX);
     byte[] bytes = readStretchBytes(i);
     ArrayInput in = new ArrayInput(bytes, 0, bytes.length);
     List<IndexEntry> out = new ArrayList<>(SAMPLE_INTERVAL);
@@ -378,7 +376,8 @@ public final class SSTableReader {
         out.add(IndexEntry.read(in, version));
       }
     } catch (IOException e) {
-      throw new CorruptFileException(path, from, "undecodable index block", e);
+      throw new CorruptFileException(
+          desc.path(Component.INDEX), samplePositions[i], "undecodable index block", e);
     }
     return out;
   }
