@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Reading one row by full primary key from SSTables (1,000 partitions × 100 rows, flushed, memtable
  * empty): a row that exists ({@code hit}) and a row of a partition that does not ({@code
- * missingPartition}, which the Bloom filter should answer).
+ * missingPartition}, which the Bloom filter should answer). {@code cacheMiB} sizes the chunk cache:
+ * 256 holds every chunk; 4 holds about a third of the 12 MB of rows, so most reads decompress.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -34,12 +36,15 @@ public class PointReadBenchmark {
   private static final int PARTITIONS = 1_000;
   private static final int ROWS = 100;
 
+  @Param({"256", "4"})
+  public int cacheMiB;
+
   private TalusFixture fixture;
   private Table table;
 
   @Setup(Level.Trial)
   public void open() {
-    fixture = new TalusFixture("point-read", 256L << 20);
+    fixture = TalusFixture.withCache("point-read", 256L << 20, (long) cacheMiB << 20);
     table = fixture.table("rows", ClusteringOrder.ASC);
     fixture.fill(table, PARTITIONS, ROWS);
     table.flush();

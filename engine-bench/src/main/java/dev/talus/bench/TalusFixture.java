@@ -17,23 +17,34 @@ final class TalusFixture implements AutoCloseable {
   final TalusDb db;
   final BenchData data = new BenchData(42);
 
+  /** The default size of the index write buffer. */
+  private static final long INDEX_WRITE_BUFFER =
+      TalusOptions.builder(Path.of(".")).build().indexWriteBufferBytes();
+
   TalusFixture(String name, long memtableSpaceBytes) {
-    this(
-        name,
-        memtableSpaceBytes,
-        TalusOptions.builder(Path.of(".")).build().indexWriteBufferBytes());
+    this(name, memtableSpaceBytes, INDEX_WRITE_BUFFER);
+  }
+
+  /** Like {@link #TalusFixture(String, long)}, with a chunk cache of {@code cacheBytes}. */
+  static TalusFixture withCache(String name, long memtableSpaceBytes, long cacheBytes) {
+    return new TalusFixture(name, memtableSpaceBytes, INDEX_WRITE_BUFFER, cacheBytes);
   }
 
   /**
    * Like {@link #TalusFixture(String, long)}, with {@code indexWriteBufferBytes} of index terms.
    */
   TalusFixture(String name, long memtableSpaceBytes, long indexWriteBufferBytes) {
+    this(name, memtableSpaceBytes, indexWriteBufferBytes, 256L << 20);
+  }
+
+  private TalusFixture(
+      String name, long memtableSpaceBytes, long indexWriteBufferBytes, long cacheBytes) {
     this.dir = BenchDirs.create(name + "-");
     this.db =
         TalusDb.open(
             TalusOptions.builder(dir)
                 .memtableSpaceBytes(memtableSpaceBytes)
-                .chunkCacheBytes(256L << 20)
+                .chunkCacheBytes(cacheBytes)
                 .indexWriteBufferBytes(indexWriteBufferBytes)
                 .build());
   }
