@@ -21,6 +21,19 @@ final class ChunkReader {
   private final ChunkCache.Slots slots;
   private final ChunkCache.Loader loader = this::load;
 
+  /**
+   * Each thread's buffer for the stored bytes of the chunk it loads: they are checked and
+   * decompressed (or copied, if stored raw) into a new array and never kept, so one buffer per
+   * thread, as large as the largest chunk it read, serves every load.
+   */
+  private static final ThreadLocal<byte[]> STORED = ThreadLocal.withInitial(() -> new byte[0]);
+
+  /**
+   * The largest buffer a thread keeps: a 1 MiB chunk (the largest chunk size) and its checksum. A
+   * longer stored chunk can only come from damaged offsets; it gets a buffer of its own.
+   */
+  private static final int MAX_KEPT = (1 << 20) + 4;
+
   ChunkReader(
       ReadableFile file,
       Path path,
@@ -80,14 +93,20 @@ final class ChunkReader {
     if (stored < 4) {
       throw new CorruptFileException(path, start, "chunk " + index + " shorter than its checksum");
     }
-    ByteBuffer buf = ByteBuffer.allocate(stored);
+    byte[] b = STORED.get();
+    if (b.length < stored) {
+      b = new byte[stored];
+      if (stored <= MAX_KEPT) {
+        STORED.set(b);
+      }
+    }
+    ByteBuffer buf = ByteBuffer.wrap(b, 0, stored);
     while (buf.hasRemaining()) {
       if (file.read(buf, start + buf.position()) <= 0) {
         throw new CorruptFileException(
             path, start + buf.position(), "unexpected end of file in chunk " + index);
       }
     }
-    byte[] b = buf.array();
     int len = stored - 4;
     int storedCrc = ByteBuffer.wrap(b, len, 4).getInt();
     if (storedCrc != DataChunkWriter.chunkChecksum(generation, start, b, 0, len)) {
