@@ -88,17 +88,8 @@ final class PartitionSerializer {
       int version) {}
 
   static void writeHeader(DataOutput out, Header h) throws IOException {
-    VarInts.writeUnsigned(out, h.key().length);
-    out.write(h.key());
-    boolean deleted = !h.partitionDeletion().equals(DeletionTime.LIVE);
-    int flags =
-        (deleted ? P_DELETED : 0) | (h.rangeTombstones().isEmpty() ? 0 : P_RANGE_TOMBSTONES);
-    out.writeByte(flags);
-    VarInts.writeSigned(out, h.baseTimestamp());
-    VarInts.writeSigned(out, h.baseLocalDeletionTime());
-    if (deleted) {
-      writeDeletion(out, h.partitionDeletion(), h);
-    }
+    writeBytes(out, h.key());
+    writeHeaderSummary(out, h);
     if (!h.rangeTombstones().isEmpty()) {
       VarInts.writeUnsigned(out, h.rangeTombstones().size());
       for (RangeTombstone t : h.rangeTombstones()) {
@@ -136,8 +127,9 @@ final class PartitionSerializer {
   /**
    * Writes what a read needs of {@code h} before it can decode a row in the middle of the partition
    * (format {@value FormatVersion#HEADER_IN_INDEX}, in an index entry with a row index): the flags,
-   * the bases and the partition deletion. Range tombstones stay in Data only; their flag tells the
-   * reader to read the header there.
+   * the bases and the partition deletion: the bytes of the Data header between its key and its
+   * range tombstones. Range tombstones stay in Data only; their flag tells the reader to read the
+   * header there.
    */
   static void writeHeaderSummary(DataOutput out, Header h) throws IOException {
     boolean deleted = !h.partitionDeletion().equals(DeletionTime.LIVE);
