@@ -6,12 +6,14 @@ import dev.talus.CommitLogSync;
 import dev.talus.ResultRow;
 import dev.talus.Table;
 import dev.talus.TalusDb;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,6 +47,7 @@ class DropCrashTest {
           gone = Integer.parseInt(f[1]);
         }
       }
+      String files = listing(dir);
       try (TalusDb db = TalusDb.open(EngineCrashChild.options(dir, CommitLogSync.BATCH))) {
         Optional<Table> t = db.findTable("t");
         Set<Integer> generations = new HashSet<>();
@@ -55,29 +58,45 @@ class DropCrashTest {
             rows++;
           }
         }
-        assertThat(generations)
-            .as("cycle %d: rows of one generation at most", cycle)
-            .hasSizeLessThan(2);
+        String state =
+            String.format(
+                "cycle %d (first generation %d, WROTE %d, GONE %d, generations %s, %d rows,"
+                    + " last lines %s, files after the kill %s)",
+                cycle,
+                next,
+                wrote,
+                gone,
+                generations,
+                rows,
+                lines.subList(Math.max(0, lines.size() - 4), lines.size()),
+                files);
+        assertThat(generations).as("%s: rows of one generation at most", state).hasSizeLessThan(2);
         for (int g : generations) {
-          assertThat(g).as("cycle %d: a dropped generation came back", cycle).isGreaterThan(gone);
+          assertThat(g).as("%s: a dropped generation came back", state).isGreaterThan(gone);
+          assertThat(g)
+              .as("%s: a generation dropped before this child came back", state)
+              .isGreaterThanOrEqualTo(next);
           if (g == wrote && wrote > gone) {
             assertThat(rows)
-                .as("cycle %d: generation %d is whole", cycle, g)
+                .as("%s: generation %d is whole", state, g)
                 .isEqualTo(DropCrashChild.ROWS);
           }
         }
         if (wrote > gone) {
           // acknowledged and not yet gone: whole, or gone entirely (the drop had begun)
-          assertThat(rows == 0 || generations.contains(wrote)).isTrue();
+          assertThat(rows == 0 || generations.contains(wrote))
+              .as("%s: the acknowledged generation is whole or entirely gone", state)
+              .isTrue();
         }
         completed += gone >= next ? gone - next + 1 : 0;
         int highest = Math.max(wrote, gone);
         for (int g : generations) {
           highest = Math.max(highest, g);
         }
-        // the next child starts past every generation begun, on an empty table: this open
-        // drops (or truncates) it, so the next open also replays records of a dropped store
-        next = highest + 2;
+        // the next child starts past every generation begun (a child killed before it printed
+        // anything may still have begun generation next), on an empty table: this open drops (or
+        // truncates) it, so the next open also replays records of a dropped store
+        next = Math.max(highest, next) + 2;
         if (mode.equals("drop")) {
           db.dropTableIfExists("t");
         } else {
@@ -88,6 +107,21 @@ class DropCrashTest {
     }
     System.out.println(
         "[crash] " + mode + ": " + cycles + " kill -9 cycles, " + completed + " completed");
+  }
+
+  /** The files under {@code dir}, with their sizes. */
+  private static String listing(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) {
+      return "[]";
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(f -> dir.relativize(f) + ":" + f.toFile().length())
+          .sorted()
+          .toList()
+          .toString();
+    }
   }
 
   private static List<String> runAndKill(Path dir, String mode, int first, long killAfterMs)
