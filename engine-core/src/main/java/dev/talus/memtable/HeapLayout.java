@@ -15,26 +15,6 @@ final class HeapLayout {
   static final int HEADER = COMPRESSED ? 12 : 16;
   private static final int ARRAY_HEADER = HEADER + 4;
 
-  /**
-   * A {@code ConcurrentSkipListMap} entry: its node (key, value, next) plus, on average, half an
-   * index node: the JDK gives a quarter of the entries an index tower of geometric height (expected
-   * 2 levels), so 0.5 index nodes (node, down, right) per entry.
-   */
-  static final long SKIP_LIST_ENTRY = object(3 * REF) + object(3 * REF) / 2;
-
-  /**
-   * A {@code ConcurrentSkipListMap} object: comparator, head, counter and four view fields of its
-   * own, and the two view fields it inherits from {@code AbstractMap} (found by walking a memtable
-   * with the JVM's field offsets: {@code MemtableRetainedHeapTest}).
-   */
-  static final long SKIP_LIST_OBJECT = object(9 * REF);
-
-  /**
-   * What a {@code ConcurrentSkipListMap} allocates on its first insertion: the head index and base
-   * node, and its {@code LongAdder} counter (base, busy flag, cells).
-   */
-  static final long SKIP_LIST_FIRST_USE = 2 * object(3 * REF) + object(REF + 8 + 4);
-
   /** A {@link dev.talus.data.PartitionKey}: the bytes reference and two longs. */
   static final long PARTITION_KEY = object(REF + 16);
 

@@ -3,30 +3,26 @@ package dev.talus.memtable;
 import dev.talus.data.PartitionKey;
 import dev.talus.data.PartitionUpdate;
 import java.util.Collection;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory part of one table: partitions in (token, key) order, written concurrently. A
  * memtable only grows; when it is flushed a fresh one replaces it and this one becomes read-only.
- * Writes and point reads find their partition through a hash index ({@link PartitionIndex}); the
- * ordered map serves flushes and scans. A partition is created once, under the index's monitor, so
- * the ordered map is only ever written by one thread at a time.
+ * Writes and point reads find their partition through a hash index ({@link PartitionIndex}); an
+ * ordered set of the same partitions ({@link PartitionOrder}) serves flushes and scans. A partition
+ * is created once, under the index's monitor, so the ordered set has one writer at a time.
  *
  * <p>Thread-safe. {@link #liveBytes} is the heap the memtable's partitions and rows hold, added up
  * from the JVM's object layout as writes change it ({@link HeapLayout}): an overwrite adds the
- * difference between the new and the replaced chunk of rows, not the write's size. One part is an
- * expected value, not a count: the ordered map's index towers (half an index node per entry on
- * average).
+ * difference between the new and the replaced chunk of rows, not the write's size. Every part is a
+ * count, none an expectation.
  */
 public final class Memtable {
-  private final ConcurrentSkipListMap<PartitionKey, MemPartition> partitions =
-      new ConcurrentSkipListMap<>();
+  private final PartitionOrder partitions = new PartitionOrder();
   private final AtomicLong liveBytes = new AtomicLong();
   private final AtomicLong minTimestamp = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong operations = new AtomicLong();
   private final PartitionIndex index = new PartitionIndex();
-  private volatile boolean hasPartitions;
 
   /** Commit-log positions (encoded) this memtable covers: [lower, upper); set by the engine. */
   private volatile long commitLogLower = Long.MIN_VALUE;
@@ -62,12 +58,7 @@ public final class Memtable {
         p = index.get(update.key());
         if (p == null) {
           p = new MemPartition(update.key());
-          if (partitions.isEmpty()) {
-            bytes += HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE; // the map
-          }
-          partitions.put(update.key(), p);
-          bytes += partitionCost(update.key()) + index.add(p);
-          hasPartitions = true;
+          bytes += partitionCost(update.key()) + partitions.addPartition(p) + index.add(p);
         }
       }
     }
@@ -81,10 +72,7 @@ public final class Memtable {
   }
 
   private static long partitionCost(PartitionKey key) {
-    return HeapLayout.SKIP_LIST_ENTRY
-        + MemPartition.SELF
-        + HeapLayout.PARTITION_KEY
-        + HeapLayout.byteArray(key.bytes().length);
+    return MemPartition.SELF + HeapLayout.PARTITION_KEY + HeapLayout.byteArray(key.bytes().length);
   }
 
   /**
@@ -92,10 +80,9 @@ public final class Memtable {
    * when no write is in progress. Walks every row; for checks, not for the write path.
    */
   long recount() {
-    long s = hasPartitions ? HeapLayout.SKIP_LIST_OBJECT + HeapLayout.SKIP_LIST_FIRST_USE : 0;
-    s += index.heapSize();
-    for (MemPartition p : partitions.values()) {
-      s += HeapLayout.SKIP_LIST_ENTRY + p.recount();
+    long s = partitions.heapSize() + index.heapSize();
+    for (MemPartition p : partitions) {
+      s += p.recount();
     }
     return s;
   }
@@ -129,7 +116,7 @@ public final class Memtable {
 
   /** All partitions in (token, key) order (for flush and dumps). */
   public Collection<MemPartition> partitions() {
-    return partitions.values();
+    return partitions;
   }
 
   /**
@@ -137,7 +124,19 @@ public final class Memtable {
    * inclusive}); weakly consistent with concurrent writes, as the map's views are.
    */
   public java.util.Iterator<PartitionKey> keys(PartitionKey from, boolean inclusive) {
-    return (from == null ? partitions : partitions.tailMap(from, inclusive)).keySet().iterator();
+    java.util.Iterator<MemPartition> it =
+        from == null ? partitions.iterator() : partitions.from(from, inclusive);
+    return new java.util.Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public PartitionKey next() {
+        return it.next().key();
+      }
+    };
   }
 
   public boolean isEmpty() {

@@ -20,14 +20,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The memtable's accounted bytes against the heap it really retains, measured by walking its object
- * graph with the JVM's own object layout ({@link RetainedHeap}). Deterministic: the only random
- * part of the retained heap is the skip lists' index towers (the JDK draws them from a thread-local
- * random), and the tests separate it. Seeded; replay with {@code -Dtalus.memtable.seed=N}.
+ * graph with the JVM's own object layout ({@link RetainedHeap}): every part is counted, so the two
+ * are equal. Seeded; replay with {@code -Dtalus.memtable.seed=N}.
  */
 class MemtableRetainedHeapTest {
-  private static final String NODE = "java.util.concurrent.ConcurrentSkipListMap$Node";
-  private static final String INDEX = "java.util.concurrent.ConcurrentSkipListMap$Index";
-
   private static long seed() {
     long seed = Long.getLong("talus.memtable.seed", System.nanoTime());
     System.out.println(
@@ -36,7 +32,7 @@ class MemtableRetainedHeapTest {
   }
 
   /**
-   * The memtable's partition map and its hash index of the same partitions: what {@link
+   * The memtable's ordered set of partitions and its hash index of the same partitions: what {@link
    * Memtable#liveBytes} accounts for.
    */
   private static Object[] partitionsOf(Memtable m) throws ReflectiveOperationException {
@@ -54,6 +50,7 @@ class MemtableRetainedHeapTest {
             Memtable.class,
             MemPartition.class,
             PartitionIndex.class,
+            PartitionOrder.class,
             RowChunks.class,
             RowChunk.class,
             DeletionTime.class,
@@ -61,11 +58,6 @@ class MemtableRetainedHeapTest {
             Cell.class,
             Row.class,
             ClusteringBytes.class);
-  }
-
-  /** The skip lists in use: the memtable's partition map (partitions hold arrays of chunks). */
-  private static int usedMaps(Memtable m) {
-    return m.isEmpty() ? 0 : 1;
   }
 
   @Test
@@ -84,31 +76,17 @@ class MemtableRetainedHeapTest {
     }
     RetainedHeap.Result r = walker().measure(partitionsOf(m));
     long accounted = m.liveBytes();
-    int maps = usedMaps(m);
-    long indexSize = r.bytesOf(INDEX) / Math.max(1, r.objects(INDEX));
-    long entries = r.objects(NODE) - maps; // every used map has one base node without a key
-    long expectedIndexBytes = maps * indexSize + entries * indexSize / 2;
     String figures =
         String.format(
             Locale.ROOT,
-            "seed %d: accounted %,d, retained %,d (%+.3f%%), skip-list entries %,d, index nodes"
-                + " %,d (expected %,d)",
+            "seed %d: accounted %,d, retained %,d (%+.3f%%), %,d partitions",
             seed,
             accounted,
             r.bytes(),
             100.0 * (accounted - r.bytes()) / r.bytes(),
-            entries,
-            r.objects(INDEX),
-            expectedIndexBytes / indexSize);
+            m.partitionCount());
     System.out.println(figures);
-    assertEquals(HeapLayout.object(3L * HeapLayout.REF), indexSize, "an index node's size");
-    assertEquals(
-        0, r.objects("java.util.concurrent.atomic.Striped64$Cell"), "no contention, no cells");
-    // Everything but the index towers is counted exactly.
-    assertEquals(accounted, r.bytes() - r.bytesOf(INDEX) + expectedIndexBytes, figures);
-    // The towers are an expectation: 1/4 of the entries get one, of 2 levels on average (standard
-    // deviation about 1.1 nodes per entry), so the difference stays far below 1% of the total.
-    assertTrue(Math.abs(accounted - r.bytes()) < r.bytes() / 100, figures);
+    assertEquals(accounted, r.bytes(), figures);
     assertEquals(m.recount(), accounted, "seed " + seed);
   }
 
