@@ -121,7 +121,7 @@ public final class Memtable {
 
   /**
    * The partition keys in (token, key) order from {@code from} (null: the first; included if {@code
-   * inclusive}); weakly consistent with concurrent writes, as the map's views are.
+   * inclusive}); weakly consistent with concurrent writes (see {@link PartitionOrder}).
    */
   public java.util.Iterator<PartitionKey> keys(PartitionKey from, boolean inclusive) {
     java.util.Iterator<MemPartition> it =
