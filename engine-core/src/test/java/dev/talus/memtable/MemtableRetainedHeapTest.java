@@ -24,13 +24,6 @@ import org.junit.jupiter.api.Test;
  * are equal. Seeded; replay with {@code -Dtalus.memtable.seed=N}.
  */
 class MemtableRetainedHeapTest {
-  private static long seed() {
-    long seed = Long.getLong("talus.memtable.seed", System.nanoTime());
-    System.out.println(
-        "MemtableRetainedHeapTest seed " + seed + " (replay: -Dtalus.memtable.seed=" + seed + ")");
-    return seed;
-  }
-
   /**
    * The memtable's ordered set of partitions and its hash index of the same partitions: what {@link
    * Memtable#liveBytes} accounts for.
@@ -62,7 +55,7 @@ class MemtableRetainedHeapTest {
 
   @Test
   void accountedBytesAreTheRetainedHeapOfRandomRowsOfEveryKind() throws Exception {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableRetainedHeapTest.class);
     Random rnd = new Random(seed);
     Memtable m = new Memtable();
     List<PartitionKey> keys = new ArrayList<>();
@@ -94,7 +87,7 @@ class MemtableRetainedHeapTest {
   void theBenchmarksRowsHoldAtMostOnePointFiveBytesPerUserByte() throws Exception {
     // the side-by-side runner's table: p int, seq bigint, v blob of 100 bytes; rows written round
     // by round, one per partition, each round in a new random partition order
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableRetainedHeapTest.class);
     Random rnd = new Random(seed);
     int partitions = 2_000;
     int rounds = 75; // 150,000 rows: the runner's memtable footprint step

@@ -28,16 +28,9 @@ import org.junit.jupiter.api.Test;
  * one with {@code -Dtalus.memtable.seed=N}.
  */
 class MemtableTest {
-  private static long seed() {
-    long seed = Long.getLong("talus.memtable.seed", System.nanoTime());
-    System.out.println(
-        "MemtableTest seed " + seed + " (replay: -Dtalus.memtable.seed=" + seed + ")");
-    return seed;
-  }
-
   @Test
   void encodedRowsDecodeToTheSameRow() {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Random rnd = new Random(seed);
     for (int i = 0; i < 20_000; i++) {
       Row r = randomRow(rnd, clustering(rnd.nextInt(50)));
@@ -67,7 +60,7 @@ class MemtableTest {
 
   @Test
   void memtableHoldsWhatTheReconciledUpdatesSay() {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Random rnd = new Random(seed);
     Memtable m = new Memtable();
     TreeMap<PartitionKey, TreeMap<byte[], Row>> model = new TreeMap<>();
@@ -118,7 +111,7 @@ class MemtableTest {
 
   @Test
   void aReaderMeetsEveryRowOnceInOrderWhileChunksSplit() throws Exception {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Memtable m = new Memtable();
     PartitionKey key = PartitionKey.of(new byte[] {7});
     int rows = 20_000;
@@ -171,7 +164,7 @@ class MemtableTest {
   @Test
   void aReaderMeetsEveryRowOnceInOrderWhileRowsAreAppended() throws Exception {
     // rows in clustering order go into the last chunk's spare room, shared with the chunk before
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Random rnd = new Random(seed);
     Memtable m = new Memtable();
     PartitionKey key = PartitionKey.of(new byte[] {8});
@@ -225,7 +218,7 @@ class MemtableTest {
 
   @Test
   void aChunkStaysAsItWasWhileItsSuccessorsTakeRowsInItsSpareRoom() {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Random rnd = new Random(seed);
     List<RowChunk> views = new ArrayList<>();
     List<Row> rows = new ArrayList<>();
@@ -256,7 +249,7 @@ class MemtableTest {
 
   @Test
   void accountedBytesAreTheSumOfWhatIsHeldThroughOverwritesAndDeletions() {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Random rnd = new Random(seed);
     Memtable m = new Memtable();
     long sum = 0;
@@ -286,7 +279,7 @@ class MemtableTest {
 
   @Test
   void concurrentWritersToOnePartitionAreCountedOnce() throws Exception {
-    long seed = seed();
+    long seed = MemtableSeed.next(MemtableTest.class);
     Memtable m = new Memtable();
     PartitionKey key = PartitionKey.of(new byte[] {9});
     int threads = 4;

@@ -19,13 +19,6 @@ import org.junit.jupiter.api.Test;
  * additions. Seeded; replay with {@code -Dtalus.memtable.seed=N}.
  */
 class PartitionIndexTest {
-  private static long seed() {
-    long seed = Long.getLong("talus.memtable.seed", System.nanoTime());
-    System.out.println(
-        "PartitionIndexTest seed " + seed + " (replay: -Dtalus.memtable.seed=" + seed + ")");
-    return seed;
-  }
-
   /** A key whose token is one of few, so many keys share a token and probe past each other. */
   private static PartitionKey key(Random rnd, int tokens) {
     byte[] k = new byte[1 + rnd.nextInt(6)];
@@ -36,7 +29,7 @@ class PartitionIndexTest {
 
   @Test
   void findsWhatWasAddedAndNothingElse() {
-    long seed = seed();
+    long seed = MemtableSeed.next(PartitionIndexTest.class);
     Random rnd = new Random(seed);
     PartitionIndex index = new PartitionIndex();
     Map<PartitionKey, MemPartition> model = new HashMap<>();
@@ -61,7 +54,7 @@ class PartitionIndexTest {
 
   @Test
   void aLookupFindsEveryPartitionAddedBeforeItBeganWhileTheTableGrows() throws Exception {
-    long seed = seed();
+    long seed = MemtableSeed.next(PartitionIndexTest.class);
     Random rnd = new Random(seed);
     PartitionIndex index = new PartitionIndex();
     List<PartitionKey> keys = new ArrayList<>();

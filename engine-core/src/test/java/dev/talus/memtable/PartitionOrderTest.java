@@ -19,13 +19,6 @@ import org.junit.jupiter.api.Test;
  * replay with {@code -Dtalus.memtable.seed=N}.
  */
 class PartitionOrderTest {
-  private static long seed() {
-    long seed = Long.getLong("talus.memtable.seed", System.nanoTime());
-    System.out.println(
-        "PartitionOrderTest seed " + seed + " (replay: -Dtalus.memtable.seed=" + seed + ")");
-    return seed;
-  }
-
   /**
    * A key with a Murmur3 token, or now and then one of a few fixed tokens (collisions, extremes).
    */
@@ -49,7 +42,7 @@ class PartitionOrderTest {
 
   @Test
   void holdsThePartitionsInTokenThenKeyOrderFromAnyKey() {
-    long seed = seed();
+    long seed = MemtableSeed.next(PartitionOrderTest.class);
     Random rnd = new Random(seed);
     for (int round = 0; round < 20; round++) {
       PartitionOrder order = new PartitionOrder();
@@ -92,7 +85,7 @@ class PartitionOrderTest {
 
   @Test
   void aReaderRacingTheWriterMeetsEveryEarlierPartitionOnceInOrder() throws Exception {
-    long seed = seed();
+    long seed = MemtableSeed.next(PartitionOrderTest.class);
     Random rnd = new Random(seed);
     int n = 60_000;
     List<PartitionKey> keys = new ArrayList<>();
